@@ -1,0 +1,23 @@
+# lexforge: raw word lists → game-ready lexicons → validated reference grids.
+# See README.md ("Architecture") and rules/*.smk, one file per stage.
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "rules/common.smk"
+include: "rules/words.smk"
+include: "rules/compile.smk"
+include: "rules/tables.smk"
+include: "rules/validate.smk"
+include: "rules/publish.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        expand("build/{lexicon}/manifest.json", lexicon=DEFAULT_LEXICONS),
+        expand("build/{lexicon}/validation.json", lexicon=DEFAULT_LEXICONS),

@@ -1,0 +1,170 @@
+"""Pipeline benchmark: prints figures, asserts nothing.
+
+    .venv/bin/python bench/bench_pipeline.py [--runs 3] [--skip-build]
+
+1. a clean full build of every default lexicon (fresh work directory, all cores): wall time and
+   peak memory (sum of the RSS of Snakemake and all its jobs, sampled every 50 ms; and the largest
+   single process, from the kernel's accounting);
+2. a no-op rerun of the same build;
+3. the anagram index (``anagrams.txt`` lines) of a 400,000-word lexicon, and its marisa trie;
+4. the Bash seed's preparation loop on a 2,000-word sample, the same sample through lexforge,
+   and the ratio (the seed's output is also checked equal to ours).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import marisa_trie
+import psutil
+
+from pipeline.compile import anagram_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+SEED_LOOP = r"""
+cat "$1" | while read ligne
+do
+    printf '%s' "$ligne" | sed 's/\(.\)/\1\n/g' | sort | tr -d '\n'
+    echo
+done > "$2.sorted"
+paste -d '=' "$2.sorted" "$1" > "$2"
+"""
+
+
+def tree_rss(process: psutil.Process) -> int:
+    total = 0
+    for p in [process, *process.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def timed_build(workdir: Path, *targets: str) -> tuple[float, int]:
+    """Wall seconds and peak summed RSS of one snakemake run in ``workdir``."""
+    start = time.perf_counter()
+    process = psutil.Popen([*SNAKEMAKE, "--snakefile", str(ROOT / "Snakefile"), "--directory",
+                            str(workdir), "--quiet", "all", *targets],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, tree_rss(process))
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    _, stderr = process.communicate()
+    done.set()
+    sampler.join()
+    if process.returncode:
+        sys.exit(f"build failed in {workdir}:\n{stderr.decode()[-3000:]}")
+    return time.perf_counter() - start, peak
+
+
+def fresh_workdir() -> Path:
+    workdir = Path(tempfile.mkdtemp(prefix="lexforge-bench-"))
+    for name in ("raw", "config"):
+        (workdir / name).symlink_to(ROOT / name)
+    return workdir
+
+
+def bench_build(runs: int) -> None:
+    walls, peaks, noops = [], [], []
+    for _ in range(runs):
+        workdir = fresh_workdir()
+        try:
+            wall, peak = timed_build(workdir)
+            walls.append(wall)
+            peaks.append(peak)
+            noops.append(timed_build(workdir)[0])
+        finally:
+            shutil.rmtree(workdir)
+    largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    print(f"clean full build ({os.cpu_count()} cores), median of {runs}: {statistics.median(walls):.1f} s "
+          f"(runs: {', '.join(f'{w:.1f}' for w in walls)})")
+    print(f"  peak memory, all processes summed: {max(peaks) / 2**30:.2f} GiB; "
+          f"largest single process: {largest / 2**30:.2f} GiB")
+    print(f"no-op rerun, median of {runs}: {statistics.median(noops):.2f} s")
+
+
+def sample_words(count: int) -> list[str]:
+    """``count`` real words: the largest built lexicon, topped up from the others if needed."""
+    lexicons = sorted((ROOT / "build").glob("*/words.txt"), key=lambda p: -p.stat().st_size)
+    if not lexicons:
+        sys.exit("no built lexicon in build/: run snakemake first")
+    words: set[str] = set()
+    for path in lexicons:
+        words.update(path.read_text(encoding="utf-8").split())
+        if len(words) >= count:
+            break
+    return sorted(words)[:count] if len(words) >= count else sorted(words)
+
+
+def bench_anagram_index(runs: int) -> None:
+    words = sample_words(400_000)
+    lines_times, trie_times = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(runs):
+            start = time.perf_counter()
+            lines = anagram_lines(words)
+            Path(tmp, "anagrams.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+            lines_times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            marisa_trie.Trie(lines).save(str(Path(tmp, "anagrams.marisa")))
+            trie_times.append(time.perf_counter() - start)
+    print(f"anagram index of {len(words):,} words (anagrams.txt), median of {runs}: "
+          f"{statistics.median(lines_times):.3f} s; its marisa trie: {statistics.median(trie_times):.3f} s")
+
+
+def bench_seed(sample_size: int = 2000) -> None:
+    words = sample_words(400_000)
+    step = max(1, len(words) // sample_size)
+    sample = words[::step][:sample_size]
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp, "sample.txt")
+        source.write_text("\n".join(sample) + "\n", encoding="utf-8")
+        start = time.perf_counter()
+        subprocess.run(["bash", "-c", SEED_LOOP, "seed", str(source), str(Path(tmp, "prep.txt"))],
+                       check=True, env={**os.environ, "LC_ALL": "C"})
+        seed_time = time.perf_counter() - start
+        seed_lines = sorted(Path(tmp, "prep.txt").read_text(encoding="utf-8").splitlines())
+    start = time.perf_counter()
+    ours = anagram_lines(sample)
+    our_time = time.perf_counter() - start
+    same = "identical" if seed_lines == ours else "DIFFERENT"
+    print(f"Bash seed loop on {len(sample):,} words: {seed_time:.2f} s "
+          f"({seed_time / len(sample) * 1e3:.2f} ms/word; {len(words):,} words would take "
+          f"{seed_time / len(sample) * len(words) / 60:.0f} min)")
+    print(f"lexforge on the same sample: {our_time * 1e3:.2f} ms; ratio {seed_time / our_time:,.0f}×; "
+          f"outputs {same}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--skip-build", action="store_true", help="only the index and seed figures")
+    args = parser.parse_args()
+    if not args.skip_build:
+        bench_build(args.runs)
+    bench_anagram_index(max(args.runs, 3))
+    bench_seed()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""Step ``compile``: the solver-ready artifacts of one lexicon.
+
+From ``words.tsv`` writes into ``build/<lexicon>/``:
+
+- ``words.txt``: one word per line, sorted by code point, ``\\n`` endings;
+- ``words.marisa``: marisa-trie ``Trie`` of the words;
+- ``anagrams.txt``: ``KEY=WORD`` lines (KEY = the word's letters sorted), sorted bytewise — the
+  format of the Bash seed's ``ODS6.prep.txt``, so its ``egrep`` query runs unchanged on it;
+- ``anagrams.marisa``: marisa-trie ``Trie`` of those lines (prefix ``KEY=`` lists a class);
+- ``graph.npy``: the node-array letter graph walked by the compiled Boggle/Ruzzle search;
+- ``anagram-graph.npy``: the same structure over anagram keys, walked by the rack search;
+- ``language.json``: the resolved language, so a published lexicon needs no config.
+
+    python -m pipeline.compile --config config/config.yaml --lexicon fr \
+        --words build/work/fr/words.tsv --out build/fr
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+import marisa_trie
+import numpy as np
+
+from pipeline.atomic import atomic_open, atomic_path
+from pipeline.config import language_json, load_config
+from solver.errors import UserError, report_user_errors
+from solver.graph import GRAPH_FILE, build_graph
+from solver.lexicon import ANAGRAM_GRAPH_FILE
+
+log = logging.getLogger("pipeline.compile")
+
+
+def read_words_tsv(path: Path) -> list[str]:
+    """The words of a ``words.tsv`` (already sorted and unique)."""
+    with open(path, encoding="utf-8") as handle:
+        return [line.partition("\t")[0] for line in handle]
+
+
+def anagram_lines(words: list[str]) -> list[str]:
+    """``KEY=WORD`` lines sorted bytewise (``=`` sorts before every letter, as ``sort`` does).
+
+    Vectorized: the words become a fixed-width array of code points, each row is sorted (padding
+    moved last), and the lines are sorted as numpy strings — code point order, which is the
+    bytewise order of their UTF-8. Equal to ``sorted("".join(sorted(w)) + "=" + w for w in words)``.
+    """
+    if not words:
+        return []
+    width = max(map(len, words))
+    padded = np.array(words, dtype=f"U{width}")
+    codes = padded.view(np.uint32).reshape(len(words), width)
+    past_unicode = np.uint32(0x110000)
+    keys = np.where(codes == 0, past_unicode, codes)
+    keys.sort(axis=1)
+    keys[keys == past_unicode] = 0
+    lines = np.strings.add(np.strings.add(keys.view(f"U{width}").ravel(), "="), padded)
+    lines.sort()
+    return lines.tolist()
+
+
+def save_trie(keys: list[str], path: Path) -> marisa_trie.Trie:
+    trie = marisa_trie.Trie(keys)
+    with atomic_path(path) as tmp:
+        trie.save(str(tmp))
+    return trie
+
+
+def save_graph(nodes: np.ndarray, path: Path) -> None:
+    with atomic_path(path) as tmp, open(tmp, "wb") as handle:
+        np.save(handle, nodes, allow_pickle=False)
+
+
+def write_lines(lines: list[str], path: Path) -> None:
+    with atomic_open(path) as out:
+        out.write("\n".join(lines))
+        out.write("\n")
+
+
+def compile_lexicon(words: list[str], language_text: str, alphabet: str, out: Path) -> None:
+    write_lines(words, out / "words.txt")
+    words_trie = save_trie(words, out / "words.marisa")
+    lines = anagram_lines(words)
+    write_lines(lines, out / "anagrams.txt")
+    save_trie(lines, out / "anagrams.marisa")
+    save_graph(build_graph(words_trie, alphabet), out / GRAPH_FILE)
+    keys = marisa_trie.Trie(line.partition("=")[0] for line in lines)
+    save_graph(build_graph(keys, alphabet), out / ANAGRAM_GRAPH_FILE)
+    with atomic_open(out / "language.json") as handle:
+        handle.write(language_text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
+    parser.add_argument("--lexicon", required=True)
+    parser.add_argument("--words", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    config = load_config(args.config, check_files=False)
+    if args.lexicon not in config.lexicons:
+        raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
+    spec = config.lexicons[args.lexicon]
+    words = read_words_tsv(args.words)
+    compile_lexicon(words, language_json(spec), spec.language.alphabet, args.out)
+    log.info("%s: %d words compiled into %s", args.lexicon, len(words), args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(report_user_errors(main))

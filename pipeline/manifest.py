@@ -1,0 +1,71 @@
+"""Step ``manifest``: what a lexicon is made of, for consumers and for ``lexforge verify``.
+
+``manifest.json``: lexicon, language, word count, sources (path, format, sha256 of every file,
+counts), artifacts (name, bytes, sha256) and tool versions. No timestamps: the same inputs give a
+byte-identical manifest.
+
+    python -m pipeline.manifest --config config/config.yaml --lexicon fr \
+        --sources build/work/fr/sources.json --out build/fr ARTIFACT...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+from pipeline.atomic import atomic_open
+from pipeline.config import load_config
+from solver.errors import UserError, report_user_errors
+from solver.verify import sha256_file
+
+TOOLS = ("lexforge", "marisa-trie", "numpy", "numba", "pyarrow", "snakemake", "unidecode")
+
+
+def tool_versions() -> dict[str, str]:
+    return {"python": platform.python_version(), **{name: version(name) for name in TOOLS}}
+
+
+def build_manifest(name: str, language: str, config_version: str, sources: list[dict],
+                   artifacts: list[Path]) -> dict:
+    words = sum(1 for _ in open(next(p for p in artifacts if p.name == "words.txt"), "rb"))
+    return {
+        "lexicon": name,
+        "language": language,
+        "version": config_version,
+        "words": words,
+        "sources": sources,
+        "artifacts": [
+            {"name": path.name, "bytes": path.stat().st_size, "sha256": sha256_file(path)}
+            for path in sorted(artifacts, key=lambda p: p.name)
+        ],
+        "tools": tool_versions(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
+    parser.add_argument("--lexicon", required=True)
+    parser.add_argument("--sources", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True, help="manifest.json to write")
+    parser.add_argument("artifacts", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    config = load_config(args.config, check_files=False)
+    if args.lexicon not in config.lexicons:
+        raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
+    sources = json.loads(args.sources.read_text(encoding="utf-8"))
+    spec = config.lexicons[args.lexicon]
+    manifest = build_manifest(args.lexicon, spec.language.code, config.version, sources,
+                              args.artifacts)
+    with atomic_open(args.out) as out:
+        json.dump(manifest, out, indent=1, sort_keys=True, ensure_ascii=False)
+        out.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(report_user_errors(main))

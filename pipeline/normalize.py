@@ -1,0 +1,105 @@
+"""Normalization: raw entries → game words, every rejection counted by reason.
+
+Per language, in order: reject entries with an apostrophe, hyphen, space, dot or digit (each
+configurable per lexicon: when not rejected, the character is dropped); in a case-sensitive source,
+reject abbreviations (all capitals) and, where the language marks them so, proper nouns
+(capitalised); then fold (NFKD, marks dropped, full uppercasing, letters NFKD leaves whole) and
+keep the word only if every letter is in the alphabet and its length is within bounds.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from solver.language import Language
+from solver.text import fold_word
+
+#: Character classes an entry may be rejected for, in the order they are checked.
+CHARACTER_REASONS: dict[str, str] = {
+    "apostrophe": "'’ʼ`´",
+    "hyphen": "-‐‑‒–—",
+    "space": " \t\u00a0",
+    "dot": ".",
+    "digit": "0123456789",
+}
+CASE_REASONS = ("proper_nouns", "abbreviations")
+REASONS = (*CHARACTER_REASONS, "abbreviation", "proper-noun", "alphabet", "too-short", "too-long")
+DEFAULT_REJECT = {**dict.fromkeys(CHARACTER_REASONS, True), **dict.fromkeys(CASE_REASONS, True)}
+
+
+@dataclass
+class Normalizer:
+    """Normalizes entries of one source for one language, counting rejections."""
+
+    language: Language
+    case_sensitive: bool = True
+    reject: dict[str, bool] = field(default_factory=lambda: dict(DEFAULT_REJECT))
+    rejected: Counter[str] = field(default_factory=Counter)
+    read: int = 0
+
+    def __post_init__(self) -> None:
+        alphabet = re.escape(self.language.alphabet)
+        self._word_re = re.compile(
+            f"[{alphabet}]{{{self.language.min_length},{self.language.max_length}}}"
+        )
+        self._letters = frozenset(self.language.alphabet)
+        self._classes = [(reason, re.compile(f"[{re.escape(chars)}]"))
+                         for reason, chars in CHARACTER_REASONS.items()]
+
+    def reject_chars(self) -> frozenset[str]:
+        """Characters whose presence always rejects an entry (lets readers prune early)."""
+        return frozenset("".join(c for r, c in CHARACTER_REASONS.items() if self.reject[r]))
+
+    def normalize_all(self, entries: Iterable[str]) -> Iterator[str]:
+        """The normalized words of ``entries`` (rejections counted, ``read`` counts entries).
+
+        Plain lowercase ASCII entries, nearly all of a real list, take a short path that gives
+        the same result as ``__call__``.
+        """
+        case_sensitive = self.case_sensitive
+        shortest, longest = self.language.min_length, self.language.max_length
+        ascii_ok = self._letters.issuperset(string.ascii_uppercase)
+        read = 0
+        for entry in entries:
+            read += 1
+            if (ascii_ok and shortest <= len(entry) <= longest and entry.isascii()
+                    and entry.isalpha() and not (case_sensitive and entry[0].isupper())):
+                yield entry.upper()
+                continue
+            word = self(entry)
+            if word is not None:
+                yield word
+        self.read += read
+
+    def __call__(self, entry: str) -> str | None:
+        """The normalized word, or None (the reason is counted in ``rejected``)."""
+        reason = self._reason(entry)
+        if reason is None:
+            return self._folded
+        self.rejected[reason] += 1
+        return None
+
+    def _reason(self, entry: str) -> str | None:
+        if not entry.isalpha():
+            for reason, pattern in self._classes:
+                if pattern.search(entry):
+                    if self.reject[reason]:
+                        return reason
+                    entry = pattern.sub("", entry)
+        if self.case_sensitive and entry[:1].isupper():
+            if len(entry) > 1 and entry.isupper():
+                if self.reject["abbreviations"]:
+                    return "abbreviation"
+            elif self.language.proper_nouns_by_case and self.reject["proper_nouns"]:
+                return "proper-noun"
+        word = fold_word(entry, self.language)
+        if self._word_re.fullmatch(word):
+            self._folded = word
+            return None
+        if not self._letters.issuperset(word):
+            return "alphabet"
+        return "too-short" if len(word) < self.language.min_length else "too-long"

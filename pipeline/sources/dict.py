@@ -1,0 +1,18 @@
+"""Reader for /usr/share/dict style lists (Debian's wamerican, wfrench, wngerman, …).
+
+UTF-8, one entry per line. Entries are returned as written: proper nouns, possessives (``'s``),
+hyphens, spaces, digits, abbreviations and duplicates are left for normalization to reject.
+"""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from pipeline.sources.textfile import read_lines
+
+
+def read_dict(path: Path, encoding: str = "utf-8") -> Iterator[str]:
+    """Yield every non-blank line of a dict list, trailing whitespace removed."""
+    for line in read_lines(path, encoding):
+        entry = line.strip()
+        if entry:
+            yield entry

@@ -1,0 +1,41 @@
+"""Strict reading of line-oriented text files, shared by the plain-list readers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solver.errors import UserError
+
+
+def read_lines(path: Path, encoding: str) -> list[str]:
+    """Decode ``path`` strictly and return its lines without line endings (LF or CRLF, BOM dropped).
+
+    Raises UserError, naming the file, for a missing, unreadable, empty, binary or wrongly
+    encoded file.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise UserError(f"{path}: is a directory, expected a word list file") from None
+    except OSError as error:
+        raise UserError(f"{path}: cannot read ({error.strerror})") from None
+    if not data.strip():
+        raise UserError(f"{path}: empty word list")
+    if b"\0" in data:
+        offset = data.index(b"\0")
+        raise UserError(f"{path}: binary data (NUL byte at offset {offset}), not a word list")
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        byte = data[error.start]
+        raise UserError(
+            f"{path}: not valid {encoding} at line {line} (byte 0x{byte:02X}); "
+            f"set the source's 'encoding' in config/config.yaml"
+        ) from None
+    except LookupError:
+        raise UserError(f"{path}: unknown encoding '{encoding}'") from None
+    text = text.removeprefix("\ufeff")
+    return [line.removesuffix("\r") for line in text.split("\n")]

@@ -1,0 +1,35 @@
+# Stage 5: deterministic release bundles (`snakemake dist`), uploaded by CI on tags.
+
+
+rule bundle:
+    input:
+        manifest="build/{lexicon}/manifest.json",
+        validation="build/{lexicon}/validation.json",
+    output:
+        "build/dist/{lexicon}-{version}.tar.gz",
+    wildcard_constraints:
+        version=re.escape(BUILD.version),
+    params:
+        code=code_hash(*COMMON_CODE, "pipeline/publish.py"),
+    log:
+        "build/logs/bundle/{lexicon}-{version}.log",
+    benchmark:
+        "build/benchmarks/bundle/{lexicon}-{version}.tsv"
+    shell:
+        "{PYTHON} -m pipeline.publish bundle --version {wildcards.version} --out {output}"
+        " build/{wildcards.lexicon} 2> {log}"
+
+
+rule dist:
+    input:
+        expand("build/dist/{lexicon}-{version}.tar.gz", lexicon=DEFAULT_LEXICONS, version=BUILD.version),
+    output:
+        "build/dist/SHA256SUMS",
+    params:
+        code=code_hash(*COMMON_CODE, "pipeline/publish.py"),
+    log:
+        "build/logs/dist/SHA256SUMS.log",
+    benchmark:
+        "build/benchmarks/dist/SHA256SUMS.tsv"
+    shell:
+        "{PYTHON} -m pipeline.publish sums --out {output} {input} 2> {log}"

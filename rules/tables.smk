@@ -1,0 +1,48 @@
+# Stage 3: letter table, tidy statistics and the manifest that lists every artifact.
+
+
+rule tables:
+    input:
+        words="build/work/{lexicon}/words.tsv",
+        sources="build/work/{lexicon}/sources.json",
+    output:
+        letters="build/{lexicon}/letters.parquet",
+        stats="build/{lexicon}/stats.parquet",
+    params:
+        code=code_hash(*COMMON_CODE, "pipeline/tables.py"),
+        spec=lambda wildcards: spec_hash(wildcards.lexicon),
+    log:
+        "build/logs/tables/{lexicon}.log",
+    benchmark:
+        "build/benchmarks/tables/{lexicon}.tsv"
+    shell:
+        "{PYTHON} -m pipeline.tables --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
+        " --words {input.words} --sources {input.sources} --out build/{wildcards.lexicon} 2> {log}"
+
+
+rule manifest:
+    input:
+        sources="build/work/{lexicon}/sources.json",
+        artifacts=multiext(
+            "build/{lexicon}/",
+            "words.txt",
+            "words.marisa",
+            "anagrams.txt",
+            "anagrams.marisa",
+            "graph.npy",
+            "anagram-graph.npy",
+            "language.json",
+            "letters.parquet",
+            "stats.parquet",
+        ),
+    output:
+        "build/{lexicon}/manifest.json",
+    params:
+        code=code_hash(*COMMON_CODE, "pipeline/manifest.py"),
+    log:
+        "build/logs/manifest/{lexicon}.log",
+    benchmark:
+        "build/benchmarks/manifest/{lexicon}.tsv"
+    shell:
+        "{PYTHON} -m pipeline.manifest --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
+        " --sources {input.sources} --out {output} {input.artifacts} 2> {log}"

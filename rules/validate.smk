@@ -1,0 +1,40 @@
+# Stage 4: solve the reference grids, boards and racks with the fresh lexicon; check them against
+# the committed expected results and a brute-force oracle. Refresh after an intended change:
+#   python -m pipeline.validate --lexicon build/<lexicon> --reference raw/<lang>/reference --refresh
+
+
+def reference_dir(wildcards):
+    return str(BUILD.lexicons[wildcards.lexicon].reference_dir)
+
+
+def reference_files(wildcards):
+    folder = BUILD.lexicons[wildcards.lexicon].reference_dir
+    patterns = ("*.grid", "*.board", "racks.txt", f"expected/{wildcards.lexicon}.json")
+    return sorted(str(p) for pattern in patterns for p in folder.glob(pattern))
+
+
+rule validate:
+    input:
+        manifest="build/{lexicon}/manifest.json",
+        cases=reference_files,
+    output:
+        "build/{lexicon}/validation.json",
+    params:
+        code=code_hash(
+            *COMMON_CODE,
+            "pipeline/validate.py",
+            "solver/anagram.py",
+            "solver/boggle.py",
+            "solver/ruzzle.py",
+            "solver/grid.py",
+            "solver/reference.py",
+            "solver/lexicon.py",
+        ),
+        reference=reference_dir,
+    log:
+        "build/logs/validate/{lexicon}.log",
+    benchmark:
+        "build/benchmarks/validate/{lexicon}.tsv"
+    shell:
+        "{PYTHON} -m pipeline.validate --lexicon build/{wildcards.lexicon}"
+        " --reference {params.reference} --out {output} 2> {log}"

@@ -1,0 +1,31 @@
+# Stage 1: read every source of a lexicon in its format, normalize, merge.
+
+
+rule words:
+    input:
+        sources=source_files,
+        language=language_file,
+    output:
+        words="build/work/{lexicon}/words.tsv",
+        sources="build/work/{lexicon}/sources.json",
+    params:
+        code=code_hash(
+            *COMMON_CODE,
+            "pipeline/words.py",
+            "pipeline/normalize.py",
+            "solver/text.py",
+            "pipeline/sources/__init__.py",
+            "pipeline/sources/textfile.py",
+            "pipeline/sources/dict.py",
+            "pipeline/sources/ods.py",
+            "pipeline/sources/freelang.py",
+            "pipeline/sources/aspell.py",
+        ),
+        spec=lambda wildcards: spec_hash(wildcards.lexicon),
+    log:
+        "build/logs/words/{lexicon}.log",
+    benchmark:
+        "build/benchmarks/words/{lexicon}.tsv"
+    shell:
+        "{PYTHON} -m pipeline.words --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
+        " --words {output.words} --sources {output.sources} 2> {log}"

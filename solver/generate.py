@@ -1,0 +1,122 @@
+"""Random boards: letters drawn from the lexicon's letter frequencies or from a dice set.
+
+Frequencies come from ``letters.parquet`` (pyarrow is imported here only, never on a query
+path) or, for an in-memory lexicon, from its words. ``--dice`` rolls the language's dice (one die
+per cell, shuffled, one face each). Ruzzle multipliers follow a round-3 board: per 16 cells one
+DL, one TL, two DW and one TW (game-data.md §3), scaled to the board's size.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from solver.errors import UserError
+from solver.grid import Grid
+from solver.lexicon import Lexicon
+
+#: Ruzzle round-3 multipliers per 16 cells: (letter multiplier, word multiplier, how many).
+RUZZLE_MULTIPLIERS = ((2, 1, 1), (3, 1, 1), (1, 2, 2), (1, 3, 1))
+MAX_DRAWS = 20_000
+BATCH = 256
+
+
+def letter_weights(lexicon: Lexicon) -> dict[str, float]:
+    """Letter → frequency in the lexicon's words."""
+    if lexicon.path is not None and (lexicon.path / "letters.parquet").is_file():
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(lexicon.path / "letters.parquet", columns=["letter", "frequency"])
+        weights = dict(zip(table["letter"].to_pylist(), table["frequency"].to_pylist(), strict=True))
+    else:
+        counts = Counter("".join(lexicon.words.iterkeys()))
+        total = sum(counts.values()) or 1
+        weights = {letter: counts[letter] / total for letter in lexicon.language.alphabet}
+    weights = {letter: w for letter, w in weights.items() if w > 0}
+    if not weights:
+        raise UserError(f"lexicon '{lexicon.name}': no letter frequencies to draw from")
+    return weights
+
+
+def dice_set(lexicon: Lexicon, name: str, cells: int) -> list[list[str]]:
+    """The named dice set (or the first one with ``cells`` dice when ``name`` is empty)."""
+    sets = lexicon.language.dice
+    code = lexicon.language.code
+    if not sets:
+        raise UserError(f"language '{code}' has no Boggle dice set (see config/languages/{code}.yaml); "
+                        "drop --dice to draw from letter frequencies")
+    if name:
+        if name not in sets:
+            raise UserError(f"language '{code}' has no dice set '{name}' (known: {', '.join(sets)})")
+        chosen = sets[name]
+    else:
+        fitting = [dice for dice in sets.values() if len(dice) == cells]
+        if not fitting:
+            sizes = ", ".join(f"{n} ({len(d)} dice)" for n, d in sets.items())
+            raise UserError(f"no dice set of language '{code}' has {cells} dice: {sizes}")
+        chosen = fitting[0]
+    if len(chosen) != cells:
+        raise UserError(f"dice set '{name}' has {len(chosen)} dice; the board has {cells} cells")
+    return chosen
+
+
+def _ruzzle_multipliers(cells: int, rng: random.Random) -> tuple[list[int], list[int]]:
+    letter = [1] * cells
+    word = [1] * cells
+    spots = list(range(cells))
+    rng.shuffle(spots)
+    for letter_mult, word_mult, per_16 in RUZZLE_MULTIPLIERS:
+        for _ in range(max(1, round(per_16 * cells / 16))):
+            if not spots:
+                break
+            spot = spots.pop()
+            letter[spot], word[spot] = letter_mult, word_mult
+    return letter, word
+
+
+def _draw(rows: int, cols: int, rng: random.Random, weights: dict[str, float] | None,
+          dice: list[list[str]] | None, multipliers: bool) -> Grid:
+    cells = rows * cols
+    if dice is not None:
+        order = list(dice)
+        rng.shuffle(order)
+        letters = [rng.choice(die).upper() for die in order]
+    else:
+        assert weights is not None
+        letters = rng.choices(list(weights), weights=list(weights.values()), k=cells)
+    if multipliers:
+        letter_mult, word_mult = _ruzzle_multipliers(cells, rng)
+    else:
+        letter_mult = word_mult = [1] * cells
+    return Grid(rows, cols, tuple(letters), tuple(letter_mult), tuple(word_mult))
+
+
+def generate_boards(lexicon: Lexicon, *, rows: int, cols: int, count: int = 1, seed: int | None = None,
+                    dice: str | None = None, multipliers: bool = False,
+                    min_words: int = 0) -> list[Grid]:
+    """``count`` random boards; with ``min_words``, only boards holding at least that many words."""
+    if not (1 <= rows <= 64 and 1 <= cols <= 64):
+        raise UserError(f"board {rows}×{cols}: rows and columns must be between 1 and 64")
+    if count < 1:
+        raise UserError(f"--count {count}: must be at least 1")
+    rng = random.Random(seed)
+    cells = rows * cols
+    dice_faces = dice_set(lexicon, dice, cells) if dice is not None else None
+    weights = None if dice_faces is not None else letter_weights(lexicon)
+    if min_words <= 0:
+        return [_draw(rows, cols, rng, weights, dice_faces, multipliers) for _ in range(count)]
+    from solver.boggle import solve_batch
+
+    min_length = 2 if multipliers else 3
+    boards: list[Grid] = []
+    drawn = 0
+    while len(boards) < count:
+        if drawn >= MAX_DRAWS:
+            raise UserError(f"no {rows}×{cols} board with {min_words} words in {MAX_DRAWS} draws; "
+                            "lower --min-words")
+        batch = [_draw(rows, cols, rng, weights, dice_faces, multipliers) for _ in range(BATCH)]
+        drawn += BATCH
+        found = solve_batch(lexicon, batch, min_length=min_length)
+        boards += [board for board, words in zip(batch, found, strict=True)
+                   if len(words) >= min_words]
+    return boards[:count]

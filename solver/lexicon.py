@@ -1,0 +1,145 @@
+"""A lexicon as the solver sees it: memory-mapped artifacts of ``build/<name>/``.
+
+``Lexicon.open("fr")`` maps ``build/fr/``; ``Lexicon.open("path/to/dir")`` maps a directory;
+``Lexicon.from_words(words, language)`` builds the same structures in memory (for ``-d WORDLIST``
+and for tests). Nothing is rebuilt from a built lexicon: the tries are ``mmap``-ed and the letter
+graph is loaded with ``numpy.load(mmap_mode="r")`` on first use.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import mmap
+from collections.abc import Iterable
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import marisa_trie
+
+from solver.errors import UserError
+from solver.language import Language
+
+if TYPE_CHECKING:
+    import numpy as np
+
+BUILD_DIR = Path("build")
+REQUIRED = ("words.marisa", "anagrams.marisa", "language.json", "manifest.json")
+ANAGRAM_GRAPH_FILE = "anagram-graph.npy"
+
+
+def anagram_key(word: str) -> str:
+    """The anagram-class key of a word: its letters sorted by code point (``ELEPHANT`` → ``AEEHLNPT``)."""
+    return "".join(sorted(word))
+
+
+class Lexicon:
+    """Words, anagram index and letter graph of one lexicon, with its language."""
+
+    def __init__(
+        self,
+        name: str,
+        language: Language,
+        words: marisa_trie.Trie,
+        anagrams: marisa_trie.Trie,
+        path: Path | None = None,
+    ) -> None:
+        self.name = name
+        self.language = language
+        self.words = words
+        self.anagrams = anagrams
+        self.path = path
+
+    @classmethod
+    def open(cls, spec: str | Path, build_dir: Path = BUILD_DIR) -> Lexicon:
+        """Open a built lexicon by name (``build/<name>/``) or directory path."""
+        path = Path(spec)
+        if not path.is_dir():
+            named = build_dir / str(spec)
+            if "/" in str(spec) or not named.is_dir():
+                raise UserError(
+                    f"{named if '/' not in str(spec) else path}: no built lexicon '{spec}'; "
+                    f"build it with: snakemake --cores 2 build/{Path(str(spec)).name}/manifest.json"
+                )
+            path = named
+        missing = [name for name in REQUIRED if not (path / name).is_file()]
+        if missing:
+            raise UserError(
+                f"{path}: incomplete lexicon (missing {', '.join(missing)}); "
+                f"rebuild it with: snakemake --cores 2 {path}/manifest.json"
+            )
+        language = Language.load(path / "language.json")
+        words = marisa_trie.Trie()
+        anagrams = marisa_trie.Trie()
+        try:
+            words.mmap(str(path / "words.marisa"))
+            anagrams.mmap(str(path / "anagrams.marisa"))
+        except Exception as error:  # marisa raises plain RuntimeError/Exception on bad files
+            raise UserError(f"{path}: corrupted trie ({error}); check it with: lexforge verify") from None
+        return cls(path.name, language, words, anagrams, path)
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], language: Language, name: str = "memory") -> Lexicon:
+        """Build an in-memory lexicon from already-normalized words."""
+        unique = sorted(set(words))
+        anagram_lines = [f"{anagram_key(w)}={w}" for w in unique]
+        return cls(name, language, marisa_trie.Trie(unique), marisa_trie.Trie(anagram_lines))
+
+    @cached_property
+    def graph(self) -> np.ndarray:
+        """The node-array letter graph (see solver.graph), mapped from disk or built in memory."""
+        from solver import graph
+
+        if self.path is not None and (self.path / graph.GRAPH_FILE).is_file():
+            return graph.load_graph(self.path / graph.GRAPH_FILE)
+        return graph.build_graph(self.words, self.language.alphabet)
+
+    @cached_property
+    def anagram_nodes(self) -> memoryview:
+        """The letter graph of anagram keys, as 64-bit words: node n is ``[2n]`` = child mask,
+        ``[2n + 1]`` = first child (low 32 bits) and key id (high 32 bits, all ones if none).
+
+        Read from ``anagram-graph.npy`` through ``mmap`` without importing numpy, which would
+        cost more than a whole one-shot anagram query.
+        """
+        if self.path is not None and (self.path / ANAGRAM_GRAPH_FILE).is_file():
+            return map_node_array(self.path / ANAGRAM_GRAPH_FILE)
+        from solver import graph
+
+        keys = marisa_trie.Trie(line.partition("=")[0] for line in self.anagrams.iterkeys())
+        nodes = graph.build_graph(keys, self.language.alphabet)
+        return memoryview(nodes.view("<u8").ravel()).cast("B").cast("Q")
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.words
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def manifest(self) -> dict:
+        if self.path is None:
+            return {}
+        return json.loads((self.path / "manifest.json").read_text(encoding="utf-8"))
+
+
+NODE_DESCR = [("mask", "<u8"), ("first", "<i4"), ("word", "<i4")]
+
+
+def map_node_array(path: Path) -> memoryview:
+    """Memory-map a ``.npy`` node array (solver.graph layout) as 64-bit words, without numpy."""
+    with open(path, "rb") as handle:
+        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    try:
+        if mapped[:6] != b"\x93NUMPY" or mapped[6] != 1:
+            raise ValueError("not a version-1 .npy file")
+        header_length = int.from_bytes(mapped[8:10], "little")
+        header = ast.literal_eval(mapped[10 : 10 + header_length].decode("latin-1"))
+        if header["descr"] != NODE_DESCR or header["fortran_order"]:
+            raise ValueError(f"unexpected layout {header['descr']}")
+        data = memoryview(mapped)[10 + header_length :]
+        if len(data) != 16 * header["shape"][0]:
+            raise ValueError("truncated")
+    except (ValueError, SyntaxError, KeyError, IndexError) as error:
+        raise UserError(f"{path}: corrupted node array ({error}); check it with: lexforge verify") from None
+    return data.cast("Q")

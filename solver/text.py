@@ -1,0 +1,65 @@
+"""Character folding shared by the pipeline (for word lists) and the solver (for user input).
+
+NFKD, drop combining marks, full uppercasing (ß → SS), then fold letters NFKD leaves whole
+(Œ → OE, Æ → AE, Ø → O, Ł → L, Þ → TH …) with the language's own table first and Unidecode's
+transliteration of Latin letters after. Letters listed in ``keep`` (e.g. Ñ) are left whole.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from solver.language import Language
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(char: str, fold_items: tuple[tuple[str, str], ...]) -> str:
+    """Fold one uppercase character NFKD left whole; return it unchanged if it is not a Latin letter."""
+    fold = dict(fold_items)
+    if char in fold:
+        return fold[char]
+    if not unicodedata.category(char).startswith("L") or "LATIN" not in unicodedata.name(char, ""):
+        return char
+    from unidecode import unidecode  # loaded only when a word has such a letter
+
+    folded = unidecode(char).upper()
+    return folded if folded.isascii() and folded.isalpha() else char
+
+
+def fold_word(word: str, language: Language) -> str:
+    """Return ``word`` folded to the language's letters (characters outside it stay, to be rejected)."""
+    keep = language.keep
+    if keep:
+        # Protect kept letters (in either case) from decomposition with placeholders.
+        pieces = [fold_word_plain(part, language) for part in _split_keep(word, keep)]
+        return "".join(pieces)
+    return fold_word_plain(word, language)
+
+
+def _split_keep(word: str, keep: str) -> list[str]:
+    parts: list[str] = []
+    current = ""
+    for char in unicodedata.normalize("NFC", word):
+        upper = char.upper()
+        if upper in keep:
+            if current:
+                parts.append(current)
+            parts.append("\0" + upper)
+            current = ""
+        else:
+            current += char
+    if current:
+        parts.append(current)
+    return parts
+
+
+def fold_word_plain(word: str, language: Language) -> str:
+    if word.startswith("\0"):
+        return word[1:]
+    decomposed = unicodedata.normalize("NFKD", word)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c)).upper()
+    if stripped.isascii():
+        return stripped
+    fold_items = tuple(sorted(language.fold.items()))
+    return "".join(_fold_char(c, fold_items) if not c.isascii() else c for c in stripped)

@@ -1,0 +1,94 @@
+"""Normalization edge cases: NFKD, ß, ligatures, combining sequences, rejections by reason."""
+
+import dataclasses
+
+import pytest
+
+from pipeline.normalize import DEFAULT_REJECT, Normalizer
+from solver.language import Language
+from solver.text import fold_word
+
+FR = Language.load("fr")
+DE = Language.load("de")
+ES = Language.load("es")
+
+
+@pytest.mark.parametrize(
+    ("entry", "word"),
+    [
+        ("cœur", "COEUR"),  # œ: NFKD leaves it whole, folded to OE
+        ("Cæsar"[1:], "AESAR"),  # æ → AE
+        ("smørrebrød", "SMORREBROD"),  # ø → O
+        ("łódź", "LODZ"),  # ł → L
+        ("þorn", "THORN"),  # þ → TH
+        ("ﬁnal", "FINAL"),  # ﬁ ligature: NFKD compatibility decomposition
+        ("éléphant", "ELEPHANT"),
+        ("e\u0301le\u0300ve", "ELEVE"),  # combining sequences
+        ("naïveté", "NAIVETE"),
+        ("ñandú", "NANDU"),
+        ("ça", "CA"),
+    ],
+)
+def test_folding(entry, word):
+    assert Normalizer(FR)(entry) == word
+
+
+def test_sharp_s_uppercases_to_ss():
+    assert Normalizer(DE)("straße") == "STRASSE"
+    assert fold_word("Fuß", DE) == "FUSS"
+
+
+def test_german_nouns_are_not_proper_nouns_by_case():
+    normalizer = Normalizer(DE)
+    assert normalizer("Haus") == "HAUS"
+    assert normalizer("ARD") is None and normalizer.rejected["abbreviation"] == 1
+
+
+def test_keep_leaves_a_letter_whole():
+    spanish_scrabble = dataclasses.replace(ES, alphabet=ES.alphabet + "Ñ", keep="Ñ")
+    assert Normalizer(spanish_scrabble)("ñandú") == "ÑANDU"
+    assert Normalizer(spanish_scrabble)("niño") == "NIÑO"
+    assert Normalizer(ES)("niño") == "NINO"
+
+
+@pytest.mark.parametrize(
+    ("entry", "reason"),
+    [
+        ("aujourd'hui", "apostrophe"),
+        ("l’eau", "apostrophe"),
+        ("aardvark's", "apostrophe"),
+        ("porte-monnaie", "hyphen"),
+        ("ice cream", "space"),
+        ("etc.", "dot"),
+        ("mp3", "digit"),
+        ("Paris", "proper-noun"),
+        ("NASA", "abbreviation"),
+        ("a", "too-short"),
+        ("anticonstitutionnellements", "too-long"),
+        ("日本", "alphabet"),
+        ("αβγ", "alphabet"),
+    ],
+)
+def test_rejections_are_counted_by_reason(entry, reason):
+    normalizer = Normalizer(FR)
+    assert normalizer(entry) is None
+    assert normalizer.rejected == {reason: 1}
+
+
+def test_case_insensitive_source_keeps_capitalised_words():
+    assert Normalizer(FR, case_sensitive=False)("Paris") == "PARIS"
+    assert Normalizer(FR, case_sensitive=False)("ABACA") == "ABACA"
+
+
+def test_rules_are_configurable():
+    normalizer = Normalizer(FR, reject={**DEFAULT_REJECT, "hyphen": False, "proper_nouns": False})
+    assert normalizer("porte-monnaie") == "PORTEMONNAIE"
+    assert normalizer("Paris") == "PARIS"
+    assert normalizer("aujourd'hui") is None
+
+
+def test_reject_chars_feed_the_aspell_pruning():
+    chars = Normalizer(FR).reject_chars()
+    assert {"'", "-", " ", ".", "0"} <= chars
+    relaxed = Normalizer(FR, reject={**DEFAULT_REJECT, "apostrophe": False}).reject_chars()
+    assert "'" not in relaxed and "-" in relaxed
