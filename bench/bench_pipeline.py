@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import resource
 import shutil
@@ -28,7 +29,7 @@ from pathlib import Path
 import marisa_trie
 import psutil
 
-from pipeline.compile import anagram_lines
+from pipeline.anagrams import anagram_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -45,19 +46,28 @@ paste -d '=' "$2.sorted" "$1" > "$2"
 def tree_rss(process: psutil.Process) -> int:
     total = 0
     for p in [process, *process.children(recursive=True)]:
-        try:
+        with contextlib.suppress(psutil.Error):
             total += p.memory_info().rss
-        except psutil.Error:
-            pass
     return total
 
 
 def timed_build(workdir: Path, *targets: str) -> tuple[float, int]:
     """Wall seconds and peak summed RSS of one snakemake run in ``workdir``."""
     start = time.perf_counter()
-    process = psutil.Popen([*SNAKEMAKE, "--snakefile", str(ROOT / "Snakefile"), "--directory",
-                            str(workdir), "--quiet", "all", *targets],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = psutil.Popen(
+        [
+            *SNAKEMAKE,
+            "--snakefile",
+            str(ROOT / "Snakefile"),
+            "--directory",
+            str(workdir),
+            "--quiet",
+            "all",
+            *targets,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     peak = 0
     done = threading.Event()
 
@@ -96,10 +106,15 @@ def bench_build(runs: int) -> None:
         finally:
             shutil.rmtree(workdir)
     largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    print(f"clean full build ({os.cpu_count()} cores), median of {runs}: {statistics.median(walls):.1f} s "
-          f"(runs: {', '.join(f'{w:.1f}' for w in walls)})")
-    print(f"  peak memory, all processes summed: {max(peaks) / 2**30:.2f} GiB; "
-          f"largest single process: {largest / 2**30:.2f} GiB")
+    print(
+        f"clean full build ({os.cpu_count()} cores), median of {runs}: "
+        f"{statistics.median(walls):.1f} s "
+        f"(runs: {', '.join(f'{w:.1f}' for w in walls)})"
+    )
+    print(
+        f"  peak memory, all processes summed: {max(peaks) / 2**30:.2f} GiB; "
+        f"largest single process: {largest / 2**30:.2f} GiB"
+    )
     print(f"no-op rerun, median of {runs}: {statistics.median(noops):.2f} s")
 
 
@@ -128,8 +143,11 @@ def bench_anagram_index(runs: int) -> None:
             start = time.perf_counter()
             marisa_trie.Trie(lines).save(str(Path(tmp, "anagrams.marisa")))
             trie_times.append(time.perf_counter() - start)
-    print(f"anagram index of {len(words):,} words (anagrams.txt), median of {runs}: "
-          f"{statistics.median(lines_times):.3f} s; its marisa trie: {statistics.median(trie_times):.3f} s")
+    print(
+        f"anagram index of {len(words):,} words (anagrams.txt), median of {runs}: "
+        f"{statistics.median(lines_times):.3f} s; "
+        f"its marisa trie: {statistics.median(trie_times):.3f} s"
+    )
 
 
 def bench_seed(sample_size: int = 2000) -> None:
@@ -140,19 +158,27 @@ def bench_seed(sample_size: int = 2000) -> None:
         source = Path(tmp, "sample.txt")
         source.write_text("\n".join(sample) + "\n", encoding="utf-8")
         start = time.perf_counter()
-        subprocess.run(["bash", "-c", SEED_LOOP, "seed", str(source), str(Path(tmp, "prep.txt"))],
-                       check=True, env={**os.environ, "LC_ALL": "C"})
+        subprocess.run(
+            ["bash", "-c", SEED_LOOP, "seed", str(source), str(Path(tmp, "prep.txt"))],
+            check=True,
+            env={**os.environ, "LC_ALL": "C"},
+        )
         seed_time = time.perf_counter() - start
         seed_lines = sorted(Path(tmp, "prep.txt").read_text(encoding="utf-8").splitlines())
     start = time.perf_counter()
     ours = anagram_lines(sample)
     our_time = time.perf_counter() - start
     same = "identical" if seed_lines == ours else "DIFFERENT"
-    print(f"Bash seed loop on {len(sample):,} words: {seed_time:.2f} s "
-          f"({seed_time / len(sample) * 1e3:.2f} ms/word; {len(words):,} words would take "
-          f"{seed_time / len(sample) * len(words) / 60:.0f} min)")
-    print(f"lexforge on the same sample: {our_time * 1e3:.2f} ms; ratio {seed_time / our_time:,.0f}×; "
-          f"outputs {same}")
+    print(
+        f"Bash seed loop on {len(sample):,} words: {seed_time:.2f} s "
+        f"({seed_time / len(sample) * 1e3:.2f} ms/word; {len(words):,} words would take "
+        f"{seed_time / len(sample) * len(words) / 60:.0f} min)"
+    )
+    print(
+        f"lexforge on the same sample: {our_time * 1e3:.2f} ms; "
+        f"ratio {seed_time / our_time:,.0f}×; "
+        f"outputs {same}"
+    )
 
 
 def main() -> None:

@@ -33,4 +33,3 @@ def atomic_open(path: Path | str, mode: str = "w", **kwargs: Any) -> Iterator[IO
         kwargs.setdefault("newline", "\n")
     with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as handle:
         yield handle
-

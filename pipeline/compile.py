@@ -1,14 +1,10 @@
-"""Step ``compile``: the solver-ready artifacts of one lexicon.
+"""Step ``compile``: the word artifacts of one lexicon (the anagram index is ``anagrams``).
 
 From ``words.tsv`` writes into ``build/<lexicon>/``:
 
 - ``words.txt``: one word per line, sorted by code point, ``\\n`` endings;
 - ``words.marisa``: marisa-trie ``Trie`` of the words;
-- ``anagrams.txt``: ``KEY=WORD`` lines (KEY = the word's letters sorted), sorted bytewise — the
-  format of the Bash seed's ``ODS6.prep.txt``, so its ``egrep`` query runs unchanged on it;
-- ``anagrams.marisa``: marisa-trie ``Trie`` of those lines (prefix ``KEY=`` lists a class);
 - ``graph.npy``: the node-array letter graph walked by the compiled Boggle/Ruzzle search;
-- ``anagram-graph.npy``: the same structure over anagram keys, walked by the rack search;
 - ``language.json``: the resolved language, so a published lexicon needs no config.
 
     python -m pipeline.compile --config config/config.yaml --lexicon fr \
@@ -29,7 +25,6 @@ from pipeline.atomic import atomic_open, atomic_path
 from pipeline.config import language_json, load_config
 from solver.errors import UserError, report_user_errors
 from solver.graph import GRAPH_FILE, build_graph
-from solver.lexicon import ANAGRAM_GRAPH_FILE
 
 log = logging.getLogger("pipeline.compile")
 
@@ -38,27 +33,6 @@ def read_words_tsv(path: Path) -> list[str]:
     """The words of a ``words.tsv`` (already sorted and unique)."""
     with open(path, encoding="utf-8") as handle:
         return [line.partition("\t")[0] for line in handle]
-
-
-def anagram_lines(words: list[str]) -> list[str]:
-    """``KEY=WORD`` lines sorted bytewise (``=`` sorts before every letter, as ``sort`` does).
-
-    Vectorized: the words become a fixed-width array of code points, each row is sorted (padding
-    moved last), and the lines are sorted as numpy strings — code point order, which is the
-    bytewise order of their UTF-8. Equal to ``sorted("".join(sorted(w)) + "=" + w for w in words)``.
-    """
-    if not words:
-        return []
-    width = max(map(len, words))
-    padded = np.array(words, dtype=f"U{width}")
-    codes = padded.view(np.uint32).reshape(len(words), width)
-    past_unicode = np.uint32(0x110000)
-    keys = np.where(codes == 0, past_unicode, codes)
-    keys.sort(axis=1)
-    keys[keys == past_unicode] = 0
-    lines = np.strings.add(np.strings.add(keys.view(f"U{width}").ravel(), "="), padded)
-    lines.sort()
-    return lines.tolist()
 
 
 def save_trie(keys: list[str], path: Path) -> marisa_trie.Trie:
@@ -82,12 +56,7 @@ def write_lines(lines: list[str], path: Path) -> None:
 def compile_lexicon(words: list[str], language_text: str, alphabet: str, out: Path) -> None:
     write_lines(words, out / "words.txt")
     words_trie = save_trie(words, out / "words.marisa")
-    lines = anagram_lines(words)
-    write_lines(lines, out / "anagrams.txt")
-    save_trie(lines, out / "anagrams.marisa")
     save_graph(build_graph(words_trie, alphabet), out / GRAPH_FILE)
-    keys = marisa_trie.Trie(line.partition("=")[0] for line in lines)
-    save_graph(build_graph(keys, alphabet), out / ANAGRAM_GRAPH_FILE)
     with atomic_open(out / "language.json") as handle:
         handle.write(language_text)
 

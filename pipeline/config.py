@@ -40,7 +40,9 @@ class Source:
         if self.format != "aspell":
             return [self.path]
         folder = self.path.parent
-        return sorted(p for pattern in ("*.multi", "*.cwl.gz", "*.dat") for p in folder.glob(pattern))
+        return sorted(
+            p for pattern in ("*.multi", "*.cwl.gz", "*.dat") for p in folder.glob(pattern)
+        )
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,9 @@ def _load_yaml(path: Path) -> Any:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
-        raise UserError(f"{path}: invalid YAML{where}: {getattr(error, 'problem', error)}") from None
+        raise UserError(
+            f"{path}: invalid YAML{where}: {getattr(error, 'problem', error)}"
+        ) from None
 
 
 @cache
@@ -122,12 +126,14 @@ def load_config(path: Path | str = "config/config.yaml", check_files: bool = Tru
     return BuildConfig(path, data.get("version", "0.0.0"), lexicons, default)
 
 
-def _lexicon(name: str, spec: dict, languages_dir: Path, config_path: Path,
-             check_files: bool) -> LexiconSpec:
+def _lexicon(
+    name: str, spec: dict, languages_dir: Path, config_path: Path, check_files: bool
+) -> LexiconSpec:
     language_file = languages_dir / f"{spec['language']}.yaml"
     if not language_file.is_file():
         raise UserError(
-            f"{config_path}: lexicons/{name}: no language file {language_file} for '{spec['language']}'"
+            f"{config_path}: lexicons/{name}: "
+            f"no language file {language_file} for '{spec['language']}'"
         )
     language_data = load_language_data(language_file)
     for key in ("alphabet", "keep"):

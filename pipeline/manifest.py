@@ -29,9 +29,11 @@ def tool_versions() -> dict[str, str]:
     return {"python": platform.python_version(), **{name: version(name) for name in TOOLS}}
 
 
-def build_manifest(name: str, language: str, config_version: str, sources: list[dict],
-                   artifacts: list[Path]) -> dict:
-    words = sum(1 for _ in open(next(p for p in artifacts if p.name == "words.txt"), "rb"))
+def build_manifest(
+    name: str, language: str, config_version: str, sources: list[dict], artifacts: list[Path]
+) -> dict:
+    with open(next(p for p in artifacts if p.name == "words.txt"), "rb") as handle:
+        words = sum(1 for _ in handle)
     return {
         "lexicon": name,
         "language": language,
@@ -59,8 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
     spec = config.lexicons[args.lexicon]
-    manifest = build_manifest(args.lexicon, spec.language.code, config.version, sources,
-                              args.artifacts)
+    manifest = build_manifest(
+        args.lexicon, spec.language.code, config.version, sources, args.artifacts
+    )
     with atomic_open(args.out) as out:
         json.dump(manifest, out, indent=1, sort_keys=True, ensure_ascii=False)
         out.write("\n")

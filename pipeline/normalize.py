@@ -47,8 +47,10 @@ class Normalizer:
             f"[{alphabet}]{{{self.language.min_length},{self.language.max_length}}}"
         )
         self._letters = frozenset(self.language.alphabet)
-        self._classes = [(reason, re.compile(f"[{re.escape(chars)}]"))
-                         for reason, chars in CHARACTER_REASONS.items()]
+        self._classes = [
+            (reason, re.compile(f"[{re.escape(chars)}]"))
+            for reason, chars in CHARACTER_REASONS.items()
+        ]
 
     def reject_chars(self) -> frozenset[str]:
         """Characters whose presence always rejects an entry (lets readers prune early)."""
@@ -66,8 +68,13 @@ class Normalizer:
         read = 0
         for entry in entries:
             read += 1
-            if (ascii_ok and shortest <= len(entry) <= longest and entry.isascii()
-                    and entry.isalpha() and not (case_sensitive and entry[0].isupper())):
+            if (
+                ascii_ok
+                and shortest <= len(entry) <= longest
+                and entry.isascii()
+                and entry.isalpha()
+                and not (case_sensitive and entry[0].isupper())
+            ):
                 yield entry.upper()
                 continue
             word = self(entry)

@@ -40,18 +40,22 @@ def bundle_members(lexicon_dir: Path) -> list[Path]:
 
 def write_bundle(lexicon_dir: Path, version: str, out: Path) -> None:
     folder = f"{lexicon_dir.name}-{version}"
-    with atomic_path(out) as tmp, open(tmp, "wb") as raw:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
-            with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
-                for member in bundle_members(lexicon_dir):
-                    info = tarfile.TarInfo(f"{folder}/{member.name}")
-                    info.size = member.stat().st_size
-                    info.mtime = 0
-                    info.mode = 0o644
-                    info.uid = info.gid = 0
-                    info.uname = info.gname = ""
-                    with open(member, "rb") as handle:
-                        tar.addfile(info, handle)
+    members = bundle_members(lexicon_dir)
+    with (
+        atomic_path(out) as tmp,
+        open(tmp, "wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz,
+        tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar,
+    ):
+        for member in members:
+            info = tarfile.TarInfo(f"{folder}/{member.name}")
+            info.size = member.stat().st_size
+            info.mtime = 0
+            info.mode = 0o644
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            with open(member, "rb") as handle:
+                tar.addfile(info, handle)
 
 
 def write_sums(bundles: list[Path], out: Path) -> None:

@@ -4,12 +4,13 @@
 word-initial count, Scrabble tiles and value, Ruzzle value (null where the language has none).
 
 ``stats.parquet``: tidy rows ``(metric, source, key, value)``: ``word_length`` (key = length),
-``read`` / ``kept`` / ``words`` per source, ``rejected`` per source and reason, ``anagram_class_size``
-(key = class size, value = number of classes) and ``source_overlap`` (key = the set of sources a
-word comes from, value = number of words).
+``read`` / ``kept`` / ``words`` per source, ``rejected`` per source and reason,
+``anagram_class_size`` (key = class size, value = number of classes) and ``source_overlap``
+(key = the set of sources a word comes from, value = number of words).
 
     python -m pipeline.tables --config config/config.yaml --lexicon fr \
-        --words build/work/fr/words.tsv --sources build/work/fr/sources.json --out build/fr
+        --words build/work/fr/words.tsv --sources build/work/fr/sources.json \
+        --anagrams build/fr/anagrams.txt --out build/fr
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -29,50 +31,91 @@ from solver.errors import UserError, report_user_errors
 from solver.language import Language
 
 
-def letter_table(words: list[str], language: Language) -> pa.Table:
-    occurrences = Counter("".join(words))
-    containing = Counter(letter for word in words for letter in set(word))
-    initial = Counter(word[0] for word in words)
-    total = sum(occurrences.values())
+def letter_table(words: pd.Series, language: Language) -> pa.Table:
     letters = list(language.alphabet)
-    return pa.table({
-        "letter": pa.array(letters, pa.string()),
-        "occurrences": pa.array([occurrences[c] for c in letters], pa.int64()),
-        "frequency": pa.array([occurrences[c] / total for c in letters], pa.float64()),
-        "words_containing": pa.array([containing[c] for c in letters], pa.int64()),
-        "word_initial": pa.array([initial[c] for c in letters], pa.int64()),
-        "scrabble_tiles": pa.array([language.tile_counts.get(c) for c in letters], pa.int32()),
-        "scrabble_value": pa.array([language.tile_values.get(c) for c in letters], pa.int32()),
-        "ruzzle_value": pa.array([language.ruzzle_values.get(c) for c in letters], pa.int32()),
-    })
+    occurrences = letter_counts("".join(words.tolist()))
+    initial = words.str[0].value_counts()
+    total = sum(occurrences.get(c, 0) for c in letters)
+    frame = pd.DataFrame(
+        {
+            "letter": letters,
+            "occurrences": [occurrences.get(c, 0) for c in letters],
+            "words_containing": [int(words.str.contains(c, regex=False).sum()) for c in letters],
+            "word_initial": [int(initial.get(c, 0)) for c in letters],
+        }
+    )
+    frame.insert(2, "frequency", frame["occurrences"] / total)
+    return pa.table(
+        {
+            "letter": pa.array(frame["letter"].tolist(), pa.string()),
+            "occurrences": pa.array(frame["occurrences"], pa.int64()),
+            "frequency": pa.array(frame["frequency"], pa.float64()),
+            "words_containing": pa.array(frame["words_containing"], pa.int64()),
+            "word_initial": pa.array(frame["word_initial"], pa.int64()),
+            "scrabble_tiles": pa.array([language.tile_counts.get(c) for c in letters], pa.int32()),
+            "scrabble_value": pa.array([language.tile_values.get(c) for c in letters], pa.int32()),
+            "ruzzle_value": pa.array([language.ruzzle_values.get(c) for c in letters], pa.int32()),
+        }
+    )
 
 
-def stats_rows(words: dict[str, int], sources: list[dict]) -> list[tuple[str, str, str, int]]:
-    rows: list[tuple[str, str, str, int]] = []
-    for length, count in sorted(Counter(map(len, words)).items()):
-        rows.append(("word_length", "", str(length), count))
+def letter_counts(text: str) -> dict[str, int]:
+    """Occurrences of each character of ``text`` (vectorized: millions of words)."""
+    ascii_only = text.isascii()
+    codes = np.frombuffer(
+        text.encode("ascii" if ascii_only else "utf-32-le"), np.uint8 if ascii_only else np.uint32
+    )
+    counts = np.bincount(codes)
+    return {chr(code): int(counts[code]) for code in np.flatnonzero(counts)}
+
+
+def stats_table(words: pd.DataFrame, keys: pd.Series, sources: list[dict]) -> pa.Table:
+    """Tidy statistics; ``words`` has columns word and mask, ``keys`` the anagram keys."""
+    parts = [
+        _rows("word_length", "", words["word"].str.len().value_counts()),
+        _rows("anagram_class_size", "", keys.value_counts().value_counts()),
+    ]
     for source in sources:
-        for metric in ("read", "kept", "words"):
-            rows.append((metric, source["id"], "", source[metric]))
-        for reason, count in source["rejected"].items():
-            rows.append(("rejected", source["id"], reason, count))
-    classes = Counter("".join(sorted(word)) for word in words)
-    for size, count in sorted(Counter(classes.values()).items()):
-        rows.append(("anagram_class_size", "", str(size), count))
-    for mask, count in sorted(Counter(words.values()).items()):
-        names = "+".join(s["id"] for i, s in enumerate(sources) if mask >> i & 1)
-        rows.append(("source_overlap", "", names, count))
-    return rows
+        counts = {metric: source[metric] for metric in ("read", "kept", "words")}
+        parts.append(
+            pd.DataFrame(
+                {
+                    "metric": list(counts),
+                    "source": source["id"],
+                    "key": "",
+                    "value": list(counts.values()),
+                }
+            )
+        )
+        parts.append(_rows("rejected", source["id"], pd.Series(source["rejected"]), sort=False))
+    overlap = words["mask"].value_counts()
+    overlap.index = [
+        "+".join(s["id"] for i, s in enumerate(sources) if mask >> i & 1) for mask in overlap.index
+    ]
+    parts.append(_rows("source_overlap", "", overlap))
+    frame = pd.concat(parts, ignore_index=True)
+    return pa.table(
+        {
+            "metric": pa.array(frame["metric"].tolist(), pa.string()),
+            "source": pa.array(frame["source"].tolist(), pa.string()),
+            "key": pa.array(frame["key"].tolist(), pa.string()),
+            "value": pa.array(frame["value"].tolist(), pa.int64()),
+        }
+    )
 
 
-def stats_table(words: dict[str, int], sources: list[dict]) -> pa.Table:
-    metric, source, key, value = zip(*stats_rows(words, sources), strict=True)
-    return pa.table({
-        "metric": pa.array(metric, pa.string()),
-        "source": pa.array(source, pa.string()),
-        "key": pa.array(key, pa.string()),
-        "value": pa.array(value, pa.int64()),
-    })
+def _rows(metric: str, source: str, counts: pd.Series, sort: bool = True) -> pd.DataFrame:
+    """One tidy row per entry of ``counts`` (sorted by key, numerically where keys are numbers)."""
+    if sort:
+        counts = counts.sort_index()
+    return pd.DataFrame(
+        {
+            "metric": metric,
+            "source": source,
+            "key": [str(k) for k in counts.index],
+            "value": counts.to_numpy(),
+        }
+    )
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
@@ -80,9 +123,29 @@ def write_parquet(table: pa.Table, path: Path) -> None:
         pq.write_table(table, tmp, compression="zstd")
 
 
-def read_words_tsv(path: Path) -> dict[str, int]:
-    with open(path, encoding="utf-8") as handle:
-        return {word: int(mask) for word, mask in (line.rstrip("\n").split("\t") for line in handle)}
+def read_words_tsv(path: Path) -> pd.DataFrame:
+    return pd.read_csv(
+        path,
+        sep="\t",
+        names=["word", "mask"],
+        dtype={"word": str, "mask": "int64"},
+        engine="pyarrow",
+        keep_default_na=False,  # NA, NAN and NULL are words
+        na_values=[],
+    )
+
+
+def read_anagram_keys(path: Path) -> pd.Series:
+    lines = pd.read_csv(
+        path,
+        sep="=",
+        names=["key", "word"],
+        dtype=str,
+        engine="pyarrow",
+        keep_default_na=False,
+        na_values=[],
+    )
+    return lines["key"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lexicon", required=True)
     parser.add_argument("--words", type=Path, required=True)
     parser.add_argument("--sources", type=Path, required=True)
+    parser.add_argument("--anagrams", type=Path, required=True, help="the compiled anagrams.txt")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     config = load_config(args.config, check_files=False)
@@ -98,9 +162,11 @@ def main(argv: list[str] | None = None) -> int:
         raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
     words = read_words_tsv(args.words)
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
-    write_parquet(letter_table(list(words), config.lexicons[args.lexicon].language),
-                  args.out / "letters.parquet")
-    write_parquet(stats_table(words, sources), args.out / "stats.parquet")
+    language = config.lexicons[args.lexicon].language
+    write_parquet(letter_table(words["word"], language), args.out / "letters.parquet")
+    write_parquet(
+        stats_table(words, read_anagram_keys(args.anagrams), sources), args.out / "stats.parquet"
+    )
     return 0
 
 

@@ -7,7 +7,8 @@ solver and checked twice: against the expected results committed in ``expected/<
 and against an independent brute-force oracle (every lexicon word tested against the grid or rack).
 Any mismatch fails the step with a readable diff; otherwise ``validation.json`` is written.
 
-    python -m pipeline.validate --lexicon build/fr --reference raw/fr/reference --out build/fr/validation.json
+    python -m pipeline.validate --lexicon build/fr --reference raw/fr/reference \
+        --out build/fr/validation.json
     python -m pipeline.validate --lexicon build/fr --reference raw/fr/reference --refresh
 
 ``--refresh`` rewrites ``expected/<lexicon>.json`` from the current results (after an intended
@@ -53,18 +54,18 @@ def solve_cases(lexicon: Lexicon, folder: Path) -> list[Case]:
     for path in sorted(folder.glob("*.grid")):
         for i, grid in enumerate(_grids(path, lexicon, multipliers=False), 1):
             found = {w.word: w.score for w in boggle.solve(lexicon, grid)}
-            oracle = {w: boggle.boggle_score(w) for w in reference.brute_force_boggle(lexicon, grid)}
+            oracle = {w.word: w.score for w in reference.boggle_brute_force(lexicon, grid)}
             cases.append(Case(_name(path, i), "boggle", found, oracle))
     for path in sorted(folder.glob("*.board")):
         for i, board in enumerate(_grids(path, lexicon, multipliers=True), 1):
             found = {w.word: w.score for w in ruzzle.solve(lexicon, board)}
-            oracle = reference.brute_force_ruzzle(lexicon, board)
+            oracle = {w.word: w.score for w in reference.ruzzle_brute_force(lexicon, board)}
             cases.append(Case(_name(path, i), "ruzzle", found, oracle))
     racks = folder / "racks.txt"
     if racks.is_file():
         for rack in _racks(racks):
             found = {m.shown: m.score for m in anagram(lexicon, rack)}
-            oracle = reference.brute_force_rack(lexicon, rack)
+            oracle = {m.shown: m.score for m in reference.rack_brute_force(lexicon, rack)}
             cases.append(Case(f"racks.txt:{rack}", "rack", found, oracle))
     if not cases:
         raise UserError(f"{folder}: no reference cases (*.grid, *.board, racks.txt)")
@@ -76,8 +77,12 @@ def _name(path: Path, index: int) -> str:
 
 
 def _grids(path: Path, lexicon: Lexicon, multipliers: bool) -> list:
-    return parse_grids(path.read_text(encoding="utf-8"), lexicon.language, source=str(path),
-                       multipliers=multipliers)
+    return parse_grids(
+        path.read_text(encoding="utf-8"),
+        lexicon.language,
+        source=str(path),
+        multipliers=multipliers,
+    )
 
 
 def _racks(path: Path) -> list[str]:
@@ -137,8 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lexicon", type=Path, required=True, help="built lexicon directory")
     parser.add_argument("--reference", type=Path, required=True, help="reference cases directory")
     parser.add_argument("--out", type=Path, help="validation.json to write")
-    parser.add_argument("--refresh", action="store_true",
-                        help="rewrite expected/<lexicon>.json from the current results")
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help="rewrite expected/<lexicon>.json from the current results",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
     lexicon = Lexicon.open(args.lexicon)
@@ -152,15 +160,22 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"lexforge: {case.name}: {problem}", file=sys.stderr)
             raise UserError(f"{expected_path}: not refreshed: the solver disagrees with the oracle")
         with atomic_open(expected_path) as out:
-            json.dump({case.name: case.found for case in cases}, out, indent=1, sort_keys=True,
-                      ensure_ascii=False)
+            json.dump(
+                {case.name: case.found for case in cases},
+                out,
+                indent=1,
+                sort_keys=True,
+                ensure_ascii=False,
+            )
             out.write("\n")
         log.info("%s: %d expected results written", expected_path, len(cases))
         return 0
     if not expected_path.is_file():
-        raise UserError(f"{expected_path}: no expected results for lexicon '{lexicon.name}'; "
-                        f"create them with: python -m pipeline.validate --lexicon {args.lexicon} "
-                        f"--reference {args.reference} --refresh")
+        raise UserError(
+            f"{expected_path}: no expected results for lexicon '{lexicon.name}'; "
+            f"create them with: python -m pipeline.validate --lexicon {args.lexicon} "
+            f"--reference {args.reference} --refresh"
+        )
     expected = json.loads(expected_path.read_text(encoding="utf-8"))
     check(cases, expected)
     result = report(lexicon, cases)

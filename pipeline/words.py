@@ -32,38 +32,44 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
     stats = []
     for source in spec.sources:
         normalizer = Normalizer(spec.language, source.case_sensitive, spec.reject)
-        entries = read_entries(source.format, source.path, source.encoding,
-                               normalizer.reject_chars())
+        entries = read_entries(
+            source.format, source.path, source.encoding, normalizer.reject_chars()
+        )
         unique = set(normalizer.normalize_all(entries))
         per_source.append(unique)
         read = normalizer.read
         kept = read - sum(normalizer.rejected.values())
-        log.info("%s: %d entries read, %d kept, %d distinct words", source.path, read, kept,
-                 len(unique))
-        stats.append({
-            "id": source.id,
-            "format": source.format,
-            "path": str(source.path),
-            "files": {str(p): sha256_file(p) for p in source.files()},
-            "read": read,
-            "kept": kept,
-            "words": len(unique),
-            "rejected": {reason: normalizer.rejected.get(reason, 0) for reason in REASONS},
-        })
+        log.info(
+            "%s: %d entries read, %d kept, %d distinct words", source.path, read, kept, len(unique)
+        )
+        stats.append(
+            {
+                "id": source.id,
+                "format": source.format,
+                "path": str(source.path),
+                "files": {str(p): sha256_file(p) for p in source.files()},
+                "read": read,
+                "kept": kept,
+                "words": len(unique),
+                "rejected": {reason: normalizer.rejected.get(reason, 0) for reason in REASONS},
+            }
+        )
     words = sorted(set().union(*per_source))
     if not words:
         raise UserError(f"lexicon '{spec.name}': no word survives normalization; check its sources")
     masks = [0] * len(words)
     for index, unique in enumerate(per_source):
         bit = 1 << index
-        masks = [mask | bit if word in unique else mask for word, mask in zip(words, masks)]
+        masks = [
+            mask | bit if word in unique else mask for word, mask in zip(words, masks, strict=True)
+        ]
     return words, masks, stats
 
 
 def write_words_tsv(words: list[str], masks: list[int], path: Path) -> None:
     suffix = {mask: f"\t{mask}\n" for mask in set(masks)}
     with atomic_open(path) as out:
-        out.write("".join([word + suffix[mask] for word, mask in zip(words, masks)]))
+        out.write("".join([word + suffix[mask] for word, mask in zip(words, masks, strict=True)]))
 
 
 def main(argv: list[str] | None = None) -> int:

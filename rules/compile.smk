@@ -1,4 +1,5 @@
-# Stage 2: the solver-ready artifacts: word list, anagram index, tries, letter graph.
+# Stage 2: the solver-ready artifacts, in two independent jobs per lexicon:
+# the words (list, trie, letter graph) and the anagram index (text, trie, key graph).
 
 
 rule compile:
@@ -7,10 +8,7 @@ rule compile:
     output:
         words="build/{lexicon}/words.txt",
         words_trie="build/{lexicon}/words.marisa",
-        anagrams="build/{lexicon}/anagrams.txt",
-        anagrams_trie="build/{lexicon}/anagrams.marisa",
         graph="build/{lexicon}/graph.npy",
-        anagram_graph="build/{lexicon}/anagram-graph.npy",
         language="build/{lexicon}/language.json",
     params:
         code=code_hash(*COMMON_CODE, "pipeline/compile.py", "solver/graph.py"),
@@ -21,4 +19,25 @@ rule compile:
         "build/benchmarks/compile/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.compile --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
+        " --words {input.words} --out build/{wildcards.lexicon} 2> {log}"
+
+
+rule anagrams:
+    input:
+        words="build/work/{lexicon}/words.tsv",
+    output:
+        anagrams="build/{lexicon}/anagrams.txt",
+        anagrams_trie="build/{lexicon}/anagrams.marisa",
+        anagram_graph="build/{lexicon}/anagram-graph.npy",
+    params:
+        code=code_hash(
+            *COMMON_CODE, "pipeline/anagrams.py", "pipeline/compile.py", "solver/graph.py"
+        ),
+        spec=lambda wildcards: spec_hash(wildcards.lexicon),
+    log:
+        "build/logs/anagrams/{lexicon}.log",
+    benchmark:
+        "build/benchmarks/anagrams/{lexicon}.tsv"
+    shell:
+        "{PYTHON} -m pipeline.anagrams --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --out build/{wildcards.lexicon} 2> {log}"

@@ -5,6 +5,7 @@ rule tables:
     input:
         words="build/work/{lexicon}/words.tsv",
         sources="build/work/{lexicon}/sources.json",
+        anagrams="build/{lexicon}/anagrams.txt",
     output:
         letters="build/{lexicon}/letters.parquet",
         stats="build/{lexicon}/stats.parquet",
@@ -17,7 +18,8 @@ rule tables:
         "build/benchmarks/tables/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.tables --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --words {input.words} --sources {input.sources} --out build/{wildcards.lexicon} 2> {log}"
+        " --words {input.words} --sources {input.sources} --anagrams {input.anagrams}"
+        " --out build/{wildcards.lexicon} 2> {log}"
 
 
 rule manifest:

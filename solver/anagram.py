@@ -48,20 +48,26 @@ class Match:
     score: int
 
 
-def parse_rack(text: str, lexicon: Lexicon, *, allow_empty: bool = False,
-               max_jokers: int = MAX_JOKERS) -> Rack:
+def parse_rack(
+    text: str, lexicon: Lexicon, *, allow_empty: bool = False, max_jokers: int = MAX_JOKERS
+) -> Rack:
     """Letters (folded to the language's alphabet) and jokers (``*`` or ``?``) of a rack."""
     jokers = sum(text.count(j) for j in JOKERS)
-    letters = fold_word("".join(c for c in text if c not in JOKERS and not c.isspace()),
-                        lexicon.language)
+    letters = fold_word(
+        "".join(c for c in text if c not in JOKERS and not c.isspace()), lexicon.language
+    )
     unknown = sorted(set(letters) - set(lexicon.language.alphabet))
     if unknown:
-        raise UserError(f"rack '{text}': {''.join(unknown)} not in the {lexicon.language.name} "
-                        f"alphabet ({lexicon.language.alphabet})")
+        raise UserError(
+            f"rack '{text}': {''.join(unknown)} not in the {lexicon.language.name} "
+            f"alphabet ({lexicon.language.alphabet})"
+        )
     if not letters and not jokers and not allow_empty:
         raise UserError(f"rack '{text}': no letters")
     if jokers > max_jokers:
-        raise UserError(f"rack '{text}': {jokers} jokers; at most {max_jokers} give a usable answer")
+        raise UserError(
+            f"rack '{text}': {jokers} jokers; at most {max_jokers} give a usable answer"
+        )
     return Rack(Counter(letters), jokers)
 
 
@@ -87,8 +93,9 @@ def show_jokers(word: str, joker_letters: Counter[str]) -> str:
 NO_KEY = 0xFFFFFFFF
 
 
-def _keys(lexicon: Lexicon, rack: Rack, min_length: int, max_length: int,
-          exact: bool) -> Iterator[tuple[str, Counter[str]]]:
+def _keys(
+    lexicon: Lexicon, rack: Rack, min_length: int, max_length: int, exact: bool
+) -> Iterator[tuple[str, Counter[str]]]:
     """Every anagram key makeable from the rack, with the letters jokers stand for.
 
     Walks the letter graph of anagram keys (see ``Lexicon.anagram_nodes``): from a key prefix,
@@ -103,8 +110,9 @@ def _keys(lexicon: Lexicon, rack: Rack, min_length: int, max_length: int,
     want = rack.size if exact else None
     top = min(max_length, rack.size)
 
-    def walk(node: int, key: str, below: int, rack_mask: int,
-             jokers_left: int) -> Iterator[tuple[str, Counter[str]]]:
+    def walk(
+        node: int, key: str, below: int, rack_mask: int, jokers_left: int
+    ) -> Iterator[tuple[str, Counter[str]]]:
         mask = nodes[2 * node]
         info = nodes[2 * node + 1]
         if info >> 32 != NO_KEY and len(key) >= min_length and (want is None or len(key) == want):
@@ -133,8 +141,16 @@ def _keys(lexicon: Lexicon, rack: Rack, min_length: int, max_length: int,
     yield from walk(0, "", 0, rack_mask, rack.jokers)
 
 
-def anagram(lexicon: Lexicon, rack_text: str, *, exact: bool = False, min_length: int | None = None,
-            max_length: int | None = None, contains: str = "", sort: str = "length") -> list[Match]:
+def anagram(
+    lexicon: Lexicon,
+    rack_text: str,
+    *,
+    exact: bool = False,
+    min_length: int | None = None,
+    max_length: int | None = None,
+    contains: str = "",
+    sort: str = "length",
+) -> list[Match]:
     """Words makeable from a subset of the rack (all of it with ``exact``), sorted by ``sort``."""
     if sort not in SORT_KEYS:
         raise UserError(f"unknown sort '{sort}' (use one of: {', '.join(SORT_KEYS)})")
@@ -147,7 +163,7 @@ def anagram(lexicon: Lexicon, rack_text: str, *, exact: bool = False, min_length
         if required and required - Counter(key):
             continue
         for line in lexicon.anagrams.keys(key + "="):
-            word = line[len(key) + 1:]
+            word = line[len(key) + 1 :]
             matches.append(Match(word, show_jokers(word, jokers), score(word, jokers, lexicon)))
     return sort_matches(matches, sort)
 
@@ -172,8 +188,10 @@ def _pattern_regex(pattern: str, lexicon: Lexicon) -> tuple[str, re.Pattern[str]
         else:
             folded = fold_word(char, lexicon.language)
             if not set(folded) <= letters:
-                raise UserError(f"pattern '{pattern}': '{char}' is not a letter of the "
-                                f"{lexicon.language.name} alphabet, '?' or '*'")
+                raise UserError(
+                    f"pattern '{pattern}': '{char}' is not a letter of the "
+                    f"{lexicon.language.name} alphabet, '?' or '*'"
+                )
             parts.append(re.escape(folded))
     prefix = ""
     for char in pattern:
@@ -184,8 +202,9 @@ def _pattern_regex(pattern: str, lexicon: Lexicon) -> tuple[str, re.Pattern[str]
     return prefix, re.compile("".join(parts)), minimum
 
 
-def pattern(lexicon: Lexicon, text: str, *, rack_text: str | None = None,
-            sort: str = "alpha") -> list[Match]:
+def pattern(
+    lexicon: Lexicon, text: str, *, rack_text: str | None = None, sort: str = "alpha"
+) -> list[Match]:
     """Words matching a crossword pattern; with a rack, the wildcards must be filled from it."""
     if not text:
         raise UserError("empty pattern")

@@ -30,7 +30,7 @@ ANAGRAM_GRAPH_FILE = "anagram-graph.npy"
 
 
 def anagram_key(word: str) -> str:
-    """The anagram-class key of a word: its letters sorted by code point (``ELEPHANT`` → ``AEEHLNPT``)."""
+    """The anagram-class key of a word: its letters by code point (``ELEPHANT`` → ``AEEHLNPT``)."""
     return "".join(sorted(word))
 
 
@@ -76,7 +76,9 @@ class Lexicon:
             words.mmap(str(path / "words.marisa"))
             anagrams.mmap(str(path / "anagrams.marisa"))
         except Exception as error:  # marisa raises plain RuntimeError/Exception on bad files
-            raise UserError(f"{path}: corrupted trie ({error}); check it with: lexforge verify") from None
+            raise UserError(
+                f"{path}: corrupted trie ({error}); check it with: lexforge verify"
+            ) from None
         return cls(path.name, language, words, anagrams, path)
 
     @classmethod
@@ -141,5 +143,7 @@ def map_node_array(path: Path) -> memoryview:
         if len(data) != 16 * header["shape"][0]:
             raise ValueError("truncated")
     except (ValueError, SyntaxError, KeyError, IndexError) as error:
-        raise UserError(f"{path}: corrupted node array ({error}); check it with: lexforge verify") from None
+        raise UserError(
+            f"{path}: corrupted node array ({error}); check it with: lexforge verify"
+        ) from None
     return data.cast("Q")

@@ -15,7 +15,7 @@ from solver.language import Language
 
 @lru_cache(maxsize=4096)
 def _fold_char(char: str, fold_items: tuple[tuple[str, str], ...]) -> str:
-    """Fold one uppercase character NFKD left whole; return it unchanged if it is not a Latin letter."""
+    """Fold one uppercase character NFKD left whole; other than Latin letters stay unchanged."""
     fold = dict(fold_items)
     if char in fold:
         return fold[char]
@@ -28,7 +28,7 @@ def _fold_char(char: str, fold_items: tuple[tuple[str, str], ...]) -> str:
 
 
 def fold_word(word: str, language: Language) -> str:
-    """Return ``word`` folded to the language's letters (characters outside it stay, to be rejected)."""
+    """``word`` folded to the language's letters (other characters stay, to be rejected)."""
     keep = language.keep
     if keep:
         # Protect kept letters (in either case) from decomposition with placeholders.

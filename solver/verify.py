@@ -16,8 +16,10 @@ def lexicon_dir(spec: str) -> Path:
         return path
     if (BUILD_DIR / spec).is_dir():
         return BUILD_DIR / spec
-    raise UserError(f"{spec}: no built lexicon; build it with: "
-                    f"snakemake --cores 2 build/{path.name}/manifest.json")
+    raise UserError(
+        f"{spec}: no built lexicon; build it with: "
+        f"snakemake --cores 2 build/{path.name}/manifest.json"
+    )
 
 
 def sha256_file(path: Path | str) -> str:
@@ -46,7 +48,9 @@ def verify(spec: str) -> list[str]:
         if not path.is_file():
             problems.append(f"{path}: missing")
         elif path.stat().st_size != artifact["bytes"]:
-            problems.append(f"{path}: {path.stat().st_size} bytes, manifest says {artifact['bytes']}")
+            problems.append(
+                f"{path}: {path.stat().st_size} bytes, manifest says {artifact['bytes']}"
+            )
         elif sha256_file(path) != artifact["sha256"]:
             problems.append(f"{path}: content differs from manifest (sha256)")
     return problems

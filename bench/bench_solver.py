@@ -1,0 +1,226 @@
+"""Benchmark of the compiled Boggle/Worddle and Ruzzle searches. Prints figures; asserts nothing.
+
+    python bench/bench_solver.py                    # in-memory French list (raw/fr/dict/french)
+    python bench/bench_solver.py --lexicon fr       # a built lexicon (build/fr/) or a directory
+
+Figures: numba warm-up (first calls: compilation, or loading numba's on-disk cache), 4×4 Boggle
+boards per second through ``solve_batch`` (median of ``--repeat`` runs), one-board latency of
+``solve`` (median, p95), 10×10 Ruzzle latency, and resident memory. Boards are drawn with a fixed
+seed from the language's first Boggle dice set (letters by the lexicon's frequencies if it has
+none); Ruzzle boards get 6 DL, 4 TL, 4 DW and 2 TW cells.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import multiprocessing
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import marisa_trie
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solver import boggle, ruzzle  # noqa: E402
+from solver.graph import GRAPH_FILE, build_graph  # noqa: E402
+from solver.grid import Grid  # noqa: E402
+from solver.language import Language  # noqa: E402
+from solver.lexicon import Lexicon  # noqa: E402
+from solver.text import fold_word  # noqa: E402
+
+
+def rss_mb(field: str = "VmRSS") -> float:
+    """Resident (VmRSS) or peak resident (VmHWM) memory of this process, in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def french_language() -> Language:
+    return Language.load("fr", config_dir=ROOT / "config" / "languages")
+
+
+def french_lexicon(directory: Path) -> Lexicon:
+    """The raw Debian French list, normalized and saved as words.marisa and graph.npy by a child
+    process (so that this one holds no word list), then memory-mapped as a built lexicon is."""
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context) as child:
+        child.submit(save_french, directory).result()
+    words = marisa_trie.Trie()
+    words.mmap(str(directory / "words.marisa"))
+    name = "fr (raw/fr/dict/french, normalized here)"
+    return Lexicon(name, french_language(), words, marisa_trie.Trie(), path=directory)
+
+
+def save_french(directory: Path) -> None:
+    """Write the French words' trie and letter graph into ``directory`` (as the pipeline would)."""
+    language = french_language()
+    alphabet = set(language.alphabet)
+    words = set()
+    with open(ROOT / "raw" / "fr" / "dict" / "french", encoding="utf-8") as lines:
+        for line in lines:
+            line = line.strip()
+            if not line or not line[0].islower():
+                continue
+            word = fold_word(line, language)
+            if language.min_length <= len(word) <= language.max_length and set(word) <= alphabet:
+                words.add(word)
+    trie = marisa_trie.Trie(words)
+    trie.save(str(directory / "words.marisa"))
+    np.save(directory / GRAPH_FILE, build_graph(trie, language.alphabet))
+
+
+class BoardMaker:
+    """Random boards from a dice set, or from letter frequencies, with a fixed seed."""
+
+    def __init__(self, lexicon: Lexicon, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        dice = next(iter(lexicon.language.dice.values()), None)
+        self.dice = [[fold_word(face, lexicon.language) for face in die] for die in dice or []]
+        self.dice_name = next(iter(lexicon.language.dice), None)
+        counts = Counter()
+        for word in lexicon.words.iterkeys():
+            counts.update(word)
+            if counts.total() > 2_000_000:
+                break
+        self.letters = sorted(counts)
+        weights = np.array([counts[letter] for letter in self.letters], dtype=float)
+        self.weights = weights / weights.sum()
+
+    def boggle(self, side: int = 4) -> Grid:
+        n = side * side
+        if len(self.dice) >= n:
+            order = self.rng.permutation(len(self.dice))[:n]
+            cells = [self.dice[d][self.rng.integers(len(self.dice[d]))] for d in order]
+        else:
+            cells = list(self.rng.choice(self.letters, size=n, p=self.weights))
+        return Grid.from_rows([cells[row * side : (row + 1) * side] for row in range(side)])
+
+    def ruzzle(self, side: int = 10) -> Grid:
+        n = side * side
+        faces = [face for die in self.dice for face in die]
+        if faces:
+            cells = [faces[i] for i in self.rng.integers(len(faces), size=n)]
+        else:
+            cells = list(self.rng.choice(self.letters, size=n, p=self.weights))
+        letter_mult, word_mult = [1] * n, [1] * n
+        boosted = self.rng.permutation(n)
+        for cell in boosted[:6]:
+            letter_mult[cell] = 2
+        for cell in boosted[6:10]:
+            letter_mult[cell] = 3
+        for cell in boosted[10:14]:
+            word_mult[cell] = 2
+        for cell in boosted[14:16]:
+            word_mult[cell] = 3
+        return Grid(side, side, tuple(cells), tuple(letter_mult), tuple(word_mult))
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def timed(function, *args, **kwargs) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = function(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--lexicon", help="built lexicon name or directory (default: raw French)")
+    parser.add_argument("--boards", type=int, default=20_000, help="boards per batch run")
+    parser.add_argument("--repeat", type=int, default=5, help="batch runs (median reported)")
+    parser.add_argument("--single", type=int, default=1000, help="boards timed one by one")
+    parser.add_argument("--ruzzle", type=int, default=50, help="10×10 Ruzzle boards timed")
+    parser.add_argument("--threads", type=int, help="solve_batch threads (default: all cores)")
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args()
+
+    print(f"machine            {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+    rss_start = rss_mb()
+    with tempfile.TemporaryDirectory() as scratch:
+        if args.lexicon:
+            seconds, lexicon = timed(Lexicon.open, args.lexicon)
+        else:
+            seconds, lexicon = timed(french_lexicon, Path(scratch))
+        graph_seconds, graph = timed(lambda: lexicon.graph)
+        print(f"lexicon            {lexicon.name}: {len(lexicon):,} words ({seconds:.2f} s)")
+        print(
+            f"letter graph       {len(graph):,} nodes, {graph.nbytes / 2**20:.1f} MB, "
+            f"{'mapped' if isinstance(graph, np.memmap) else 'built'} in {graph_seconds:.3f} s"
+        )
+        run(lexicon, args, rss_start)
+
+
+def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
+
+    maker = BoardMaker(lexicon, args.seed)
+    source = f"dice set '{maker.dice_name}'" if maker.dice_name else "letter frequencies"
+    first = maker.boggle()
+    warm_single, _ = timed(boggle.solve, lexicon, first)
+    warm_batch, _ = timed(boggle.solve_batch, lexicon, [first])
+    warm_ruzzle, _ = timed(ruzzle.solve, lexicon, maker.ruzzle())
+    stats = [boggle.search_board.stats, boggle.boggle_chunk.stats]
+    cached = "numba cache hit" if not any(s.cache_misses for s in stats) else "compiled"
+    print(
+        f"numba warm-up      solve {warm_single * 1e3:.0f} ms, "
+        f"solve_batch {warm_batch * 1e3:.0f} ms, ruzzle {warm_ruzzle * 1e3:.0f} ms "
+        f"(first calls, {cached})"
+    )
+    lexicon.graph["first"].sum()  # every page of the graph resident, as after many queries
+    print(
+        f"RSS                {rss_start:.0f} MB after imports, {rss_mb():.0f} MB with lexicon, "
+        "graph and compiled code loaded"
+    )
+
+    boards = [maker.boggle() for _ in range(args.boards)]
+    runs = []
+    for _ in range(args.repeat):
+        seconds, words = timed(boggle.solve_batch, lexicon, boards, threads=args.threads)
+        runs.append(len(boards) / seconds)
+    per_board = sum(map(len, words)) / len(words)
+    del words
+    gc.collect()
+    print(
+        f"Boggle batch       {statistics.median(runs):,.0f} boards/s median of {args.repeat} "
+        f"(min {min(runs):,.0f}, max {max(runs):,.0f}); 4×4 from {source}, "
+        f"{per_board:.1f} words/board (min length 3), threads={args.threads or 'all'}"
+    )
+
+    latencies = [timed(boggle.solve, lexicon, board)[0] for board in boards[: args.single]]
+    print(
+        f"Boggle one board   median {statistics.median(latencies) * 1e3:.3f} ms, "
+        f"p95 {percentile(latencies, 0.95) * 1e3:.3f} ms (solve, {len(latencies)} boards)"
+    )
+
+    latencies, counts = [], []
+    for _ in range(args.ruzzle):
+        seconds, found = timed(ruzzle.solve, lexicon, maker.ruzzle())
+        latencies.append(seconds)
+        counts.append(len(found))
+    print(
+        f"Ruzzle 10×10       median {statistics.median(latencies) * 1e3:.2f} ms, "
+        f"p95 {percentile(latencies, 0.95) * 1e3:.2f} ms "
+        f"({statistics.mean(counts):.0f} words/board, {len(latencies)} boards)"
+    )
+    print(
+        f"RSS                {rss_mb():.0f} MB at the end, peak {rss_mb('VmHWM'):.0f} MB "
+        f"(with the {len(boards):,} benchmark boards and a batch result); "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

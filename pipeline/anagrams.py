@@ -1,0 +1,86 @@
+"""Step ``anagrams``: the anagram index of one lexicon — what the Bash seed's loop prepared.
+
+From ``words.tsv`` writes into ``build/<lexicon>/``:
+
+- ``anagrams.txt``: ``KEY=WORD`` lines (KEY = the word's letters sorted), sorted bytewise — the
+  format of the Bash seed's ``ODS6.prep.txt``, so its ``egrep`` query runs unchanged on it;
+- ``anagrams.marisa``: marisa-trie ``Trie`` of those lines (prefix ``KEY=`` lists a class);
+- ``anagram-graph.npy``: the letter graph (solver.graph layout) of the keys, walked by the rack
+  search.
+
+    python -m pipeline.anagrams --config config/config.yaml --lexicon fr \
+        --words build/work/fr/words.tsv --out build/fr
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.compile import read_words_tsv, save_graph, save_trie, write_lines
+from pipeline.config import load_config
+from solver.errors import UserError, report_user_errors
+from solver.graph import build_graph
+from solver.lexicon import ANAGRAM_GRAPH_FILE
+
+log = logging.getLogger("pipeline.anagrams")
+
+
+def anagram_keys(words: list[str]) -> np.ndarray:
+    """Each word's letters sorted by code point, as a numpy string array (vectorized)."""
+    width = max(map(len, words))
+    codes = np.array(words, dtype=f"U{width}").view(np.uint32).reshape(len(words), width)
+    past_unicode = np.uint32(0x110000)  # padding (0) moved after every real character
+    keys = np.where(codes == 0, past_unicode, codes)
+    keys.sort(axis=1)
+    keys[keys == past_unicode] = 0
+    return keys.view(f"U{width}").ravel()
+
+
+def anagram_lines(words: list[str]) -> list[str]:
+    """``KEY=WORD`` lines in bytewise order, for ``words`` sorted by code point.
+
+    ``=`` sorts before every letter, so bytewise line order is (key, word) order: a stable sort
+    of the already sorted words by key. Equal to
+    ``sorted("".join(sorted(w)) + "=" + w for w in words)`` (code point order is UTF-8 byte order).
+    """
+    if not words:
+        return []
+    keys = anagram_keys(words)
+    order = np.argsort(keys, kind="stable").tolist()
+    key_list = keys.tolist()
+    return [key_list[i] + "=" + words[i] for i in order]
+
+
+def build_index(words: list[str], alphabet: str, out: Path) -> None:
+    lines = anagram_lines(words)
+    write_lines(lines, out / "anagrams.txt")
+    save_trie(lines, out / "anagrams.marisa")
+    keys = dict.fromkeys(line.partition("=")[0] for line in lines)
+    key_ids = {key: i for i, key in enumerate(keys)}
+    save_graph(build_graph(key_ids, alphabet), out / ANAGRAM_GRAPH_FILE)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
+    parser.add_argument("--lexicon", required=True)
+    parser.add_argument("--words", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    config = load_config(args.config, check_files=False)
+    if args.lexicon not in config.lexicons:
+        raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
+    words = read_words_tsv(args.words)
+    build_index(words, config.lexicons[args.lexicon].language.alphabet, args.out)
+    log.info("%s: anagram index of %d words in %s", args.lexicon, len(words), args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(report_user_errors(main))

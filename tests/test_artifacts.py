@@ -1,0 +1,165 @@
+"""Invariants of the real build: every default lexicon, every artifact of DESIGN.md's contract."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import marisa_trie
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.config import load_config
+from solver.anagram import anagram
+from solver.graph import load_graph
+from solver.lexicon import Lexicon
+from solver.verify import verify
+
+from .conftest import ROOT
+
+LEXICONS = list(load_config(ROOT / "config/config.yaml", check_files=False).default)
+CONTRACT = (
+    "words.txt",
+    "words.marisa",
+    "anagrams.txt",
+    "anagrams.marisa",
+    "letters.parquet",
+    "stats.parquet",
+    "manifest.json",
+    "validation.json",
+)
+
+
+@pytest.fixture(scope="module", params=LEXICONS)
+def lexicon_dir(request, build_dir: Path) -> Path:
+    return build_dir / request.param
+
+
+def read_lines(path: Path) -> list[str]:
+    data = path.read_bytes()
+    assert data.endswith(b"\n") and b"\r" not in data
+    return data.decode("utf-8").split("\n")[:-1]
+
+
+def test_contract_files_exist(lexicon_dir):
+    for name in CONTRACT:
+        assert (lexicon_dir / name).is_file(), name
+
+
+def test_words_sorted_unique_and_normalized(lexicon_dir):
+    words = read_lines(lexicon_dir / "words.txt")
+    language = json.loads((lexicon_dir / "language.json").read_text())
+    letters = set(language["alphabet"])
+    assert len(words) > 10_000
+    assert words == sorted(set(words))
+    bounds = range(language["length"]["min"], language["length"]["max"] + 1)
+    assert all(len(w) in bounds and set(w) <= letters for w in words)
+
+
+def test_anagram_index_keys_are_sorted_letters(lexicon_dir):
+    words = read_lines(lexicon_dir / "words.txt")
+    lines = read_lines(lexicon_dir / "anagrams.txt")
+    assert len(lines) == len(words)
+    pairs = [line.split("=") for line in lines]
+    assert all(key == "".join(sorted(word)) for key, word in pairs)
+    assert sorted(word for _, word in pairs) == words
+    encoded = [line.encode() for line in lines]
+    assert encoded == sorted(encoded)  # bytewise, as the seed's egrep file
+
+
+def test_tries_hold_exactly_the_text_files(lexicon_dir):
+    words = read_lines(lexicon_dir / "words.txt")
+    trie = marisa_trie.Trie()
+    trie.mmap(str(lexicon_dir / "words.marisa"))
+    assert len(trie) == len(words) and sorted(trie.keys()) == words
+    lines = read_lines(lexicon_dir / "anagrams.txt")
+    anagrams = marisa_trie.Trie()
+    anagrams.mmap(str(lexicon_dir / "anagrams.marisa"))
+    assert len(anagrams) == len(lines) and sorted(anagrams.keys()) == lines
+
+
+def test_letter_graph_spells_the_words(lexicon_dir):
+    lexicon = Lexicon.open(lexicon_dir)
+    graph = load_graph(lexicon_dir / "graph.npy")
+    letters = "".join(sorted(set(lexicon.language.alphabet)))
+    words = read_lines(lexicon_dir / "words.txt")
+    for word in words[:: max(1, len(words) // 2000)]:
+        node = 0
+        for letter in word:
+            i = letters.index(letter)
+            mask = int(graph["mask"][node])
+            assert mask >> i & 1, word
+            node = int(graph["first"][node]) + (mask & ((1 << i) - 1)).bit_count()
+        assert lexicon.words.restore_key(int(graph["word"][node])) == word
+
+
+def test_manifest_hashes_match(lexicon_dir):
+    assert verify(str(lexicon_dir)) == []
+    manifest = json.loads((lexicon_dir / "manifest.json").read_text())
+    names = {a["name"] for a in manifest["artifacts"]}
+    assert set(CONTRACT) - {"manifest.json", "validation.json"} <= names
+    assert manifest["words"] == len(read_lines(lexicon_dir / "words.txt"))
+    assert "timestamp" not in json.dumps(manifest).lower()
+
+
+def test_tables_agree_with_the_words(lexicon_dir):
+    words = read_lines(lexicon_dir / "words.txt")
+    letters = pq.read_table(lexicon_dir / "letters.parquet").to_pylist()
+    counts = Counter("".join(words))
+    initials = Counter(w[0] for w in words)
+    for row in letters:
+        assert row["occurrences"] == counts[row["letter"]]
+        assert row["word_initial"] == initials[row["letter"]]
+    stats = pq.read_table(lexicon_dir / "stats.parquet").to_pylist()
+    lengths = {int(r["key"]): r["value"] for r in stats if r["metric"] == "word_length"}
+    assert lengths == dict(Counter(map(len, words)))
+    overlap = sum(r["value"] for r in stats if r["metric"] == "source_overlap")
+    assert overlap == len(words)
+    by_source = {}
+    for r in stats:
+        by_source.setdefault(r["source"], Counter())[r["metric"]] += r["value"]
+    for source, metrics in by_source.items():
+        if source:
+            assert metrics["read"] == metrics["kept"] + metrics["rejected"], source
+
+
+def test_validation_passed(lexicon_dir):
+    report = json.loads((lexicon_dir / "validation.json").read_text())
+    assert report["ok"] and report["cases"]
+    kinds = Counter(case["kind"] for case in report["cases"])
+    assert kinds["boggle"] >= 2 and kinds["ruzzle"] >= 1 and kinds["rack"] >= 3
+
+
+SEED_QUERY = r"""
+addchar() {
+    local string="$1" char="$2"
+    for ((i=0; i<${#string}; i++)); do printf '%s' "${string:$i:1}$char"; done
+}
+answers=$(printf '%s' "$1" | tr 'a-z' 'A-Z' | tr -d --complement 'A-Z*' | sed 's/[*]/{A..Z}/g')
+nl=$'\n'
+patterns=$(for answer in $(eval echo $answers)
+do
+    pattern=$(sort <<< "$(addchar "$answer" $'\n')")
+    pattern="$(addchar "${pattern//$nl}" '?')"
+    printf '%s|' "$pattern"
+done)
+egrep "^(${patterns%|})=" "$2" | cut -d '=' -f 2
+"""
+
+
+@pytest.mark.parametrize("rack", ["ELEPHANT", "SCRABBLE", "RATES*"])
+def test_seed_egrep_query_runs_unchanged(build_dir, rack):
+    """The Bash seed's own query, run on our anagrams.txt, agrees with lexforge's rack search."""
+    lexicon_dir = build_dir / "fr"
+    done = subprocess.run(
+        ["bash", "-c", SEED_QUERY, "seed", rack, str(lexicon_dir / "anagrams.txt")],
+        capture_output=True,
+        text=True,
+        env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    seed = set(done.stdout.split())
+    ours = {m.word for m in anagram(Lexicon.open(lexicon_dir), rack)}
+    assert seed and seed == ours

@@ -1,0 +1,147 @@
+"""The Snakefile end to end on a small fixture language (Swedish, added as data only)."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import copy_newlang, snakemake
+
+ARTIFACTS = (
+    "words.txt",
+    "words.marisa",
+    "anagrams.txt",
+    "anagrams.marisa",
+    "graph.npy",
+    "anagram-graph.npy",
+    "language.json",
+    "letters.parquet",
+    "stats.parquet",
+    "manifest.json",
+    "validation.json",
+)
+
+
+@pytest.fixture(scope="module")
+def swedish(tmp_path_factory) -> Path:
+    tree = copy_newlang(tmp_path_factory.mktemp("sv") / "tree")
+    snakemake(tree, "--quiet", "all", "dist")
+    return tree
+
+
+def test_new_language_builds_without_code(swedish):
+    words = (swedish / "build/sv/words.txt").read_text(encoding="utf-8").split()
+    assert "ADJÖ" in words and any("Å" in w for w in words)  # kept letters survive
+    assert (swedish / "build/sv-ods/words.txt").read_text(encoding="utf-8").split() == [
+        "BÅT",
+        "HÄST",
+        "KÖTT",
+        "SKÅL",
+        "SMÖRGÅS",
+        "TÅG",
+        "ÄLG",
+        "ÄTA",
+        "ÅKA",
+        "ÖL",
+    ]
+    for lexicon in ("sv", "sv-ods"):
+        for name in ARTIFACTS:
+            assert (swedish / "build" / lexicon / name).is_file(), (lexicon, name)
+        assert json.loads((swedish / "build" / lexicon / "validation.json").read_text())["ok"]
+
+
+def test_dry_run_and_noop_rerun(swedish):
+    assert "Nothing to be done" in snakemake(swedish, "-n", "all").stdout
+    done = snakemake(swedish, "all")
+    assert "Nothing to be done" in done.stdout + done.stderr
+
+
+def test_changing_one_raw_file_rebuilds_only_its_lexicon(swedish):
+    raw = swedish / "raw/sv/ods/svenska-ord.txt"
+    raw.write_bytes(raw.read_bytes() + b"\r\nELD")
+    plan = snakemake(swedish, "-n", "--quiet", "rules", "all").stdout
+    assert "words" in plan
+    dry = snakemake(swedish, "-n", "all").stdout
+    assert "sv-ods" in dry
+    assert "lexicon: sv\n" not in dry.replace("wildcards: lexicon=sv\n", "lexicon: sv\n")
+    snakemake(swedish, "--quiet", "all")
+    assert "ELD" in (swedish / "build/sv-ods/words.txt").read_text(encoding="utf-8").split()
+
+
+def test_bundles_are_deterministic(swedish, tmp_path):
+    again = copy_newlang(tmp_path / "again")
+    snakemake(again, "--quiet", "all", "dist")
+    for name in ARTIFACTS:
+        assert filecmp.cmp(swedish / "build/sv" / name, again / "build/sv" / name, shallow=False), (
+            name
+        )
+    first = swedish / "build/dist/sv-0.0.1.tar.gz"
+    assert first.read_bytes() == (again / "build/dist/sv-0.0.1.tar.gz").read_bytes()
+    with tarfile.open(first) as tar:
+        members = tar.getmembers()
+    assert [m.name for m in members] == sorted(m.name for m in members)
+    assert all(m.mtime == 0 and m.uid == 0 and m.uname == "" for m in members)
+    sums = (swedish / "build/dist/SHA256SUMS").read_text().split("\n")
+    assert sums[0].endswith("  sv-0.0.1.tar.gz") or sums[1].endswith("  sv-0.0.1.tar.gz")
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda tree: (tree / "config/config.yaml").write_text("lexicons: [1, 2]\n"),
+            "config/config.yaml: lexicons: [1, 2] is not of type 'object'",
+        ),
+        (
+            lambda tree: (tree / "config/config.yaml").write_text(
+                "lexicons:\n  sv: {language: sv}\n"
+            ),
+            "'sources' is a required property",
+        ),
+        (
+            lambda tree: (tree / "config/config.yaml").write_text("lexicons: {\n"),
+            "config/config.yaml: invalid YAML",
+        ),
+        (
+            lambda tree: (tree / "raw/sv/ods/svenska-ord.txt").unlink(),
+            "source file raw/sv/ods/svenska-ord.txt not found",
+        ),
+        (
+            lambda tree: (tree / "config/languages/sv.yaml").write_text(
+                (tree / "config/languages/sv.yaml").read_text().replace("alphabet:", "alfabet:")
+            ),
+            "config/languages/sv.yaml",
+        ),
+    ],
+)
+def test_bad_config_is_one_line(tmp_path, edit, message):
+    tree = copy_newlang(tmp_path / "tree")
+    edit(tree)
+    done = snakemake(tree, "--quiet", "all", check=False)
+    assert done.returncode != 0
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tree / "build").exists()
+
+
+def test_bad_raw_file_fails_cleanly_without_partial_artifacts(tmp_path):
+    tree = copy_newlang(tmp_path / "tree")
+    (tree / "raw/sv/dict/swedish-sample").write_bytes(b"\x00\x01\x02binary")
+    done = snakemake(tree, "--quiet", "build/sv/manifest.json", check=False)
+    assert done.returncode != 0
+    assert "raw/sv/dict/swedish-sample: binary data" in done.stderr
+    built = tree / "build"
+    leftovers = (
+        [
+            p
+            for p in built.rglob("*")
+            if p.is_file() and "logs" not in p.parts and "benchmarks" not in p.parts
+        ]
+        if built.exists()
+        else []
+    )
+    assert leftovers == []
