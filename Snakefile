@@ -4,8 +4,8 @@ from snakemake.utils import min_version
 
 min_version("9.0")
 
-
-configfile: "config/config.yaml"
+# The configuration (config/config.yaml, or the file given with --configfile) is loaded and
+# validated against config/schema/ by rules/common.smk, which reports any mistake in one line.
 
 
 include: "rules/common.smk"

@@ -1,10 +1,11 @@
 """Benchmark of the compiled Boggle/Worddle and Ruzzle searches. Prints figures; asserts nothing.
 
-    python bench/bench_solver.py                    # in-memory French list (raw/fr/dict/french)
+    python bench/bench_solver.py                    # raw/fr/dict/french, normalized first
     python bench/bench_solver.py --lexicon fr       # a built lexicon (build/fr/) or a directory
 
 Figures: numba warm-up (first calls: compilation, or loading numba's on-disk cache), 4×4 Boggle
-boards per second through ``solve_batch`` (median of ``--repeat`` runs), one-board latency of
+boards per second through ``solve_batch`` on one thread and on all (median of ``--repeat`` runs;
+on a shared machine the second depends on what else runs), one-board latency of
 ``solve`` (median, p95), 10×10 Ruzzle latency, and resident memory. Boards are drawn with a fixed
 seed from the language's first Boggle dice set (letters by the lexicon's frequencies if it has
 none); Ruzzle boards get 6 DL, 4 TL, 4 DW and 2 TW cells.
@@ -25,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import marisa_trie
+import numba
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +41,8 @@ from solver.text import fold_word  # noqa: E402
 
 
 def rss_mb(field: str = "VmRSS") -> float:
-    """Resident (VmRSS) or peak resident (VmHWM) memory of this process, in MB."""
+    """A memory figure of this process from /proc/self/status, in MB: VmRSS (resident), VmHWM
+    (peak resident), RssAnon (private) or RssFile (file-backed: libraries, mapped lexicon)."""
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
@@ -88,14 +91,15 @@ class BoardMaker:
         dice = next(iter(lexicon.language.dice.values()), None)
         self.dice = [[fold_word(face, lexicon.language) for face in die] for die in dice or []]
         self.dice_name = next(iter(lexicon.language.dice), None)
-        counts = Counter()
-        for word in lexicon.words.iterkeys():
-            counts.update(word)
-            if counts.total() > 2_000_000:
-                break
-        self.letters = sorted(counts)
-        weights = np.array([counts[letter] for letter in self.letters], dtype=float)
-        self.weights = weights / weights.sum()
+        if not self.dice:  # letter frequencies of (the start of) the lexicon instead
+            counts = Counter()
+            for word in lexicon.words.iterkeys():
+                counts.update(word)
+                if counts.total() > 2_000_000:
+                    break
+            self.letters = sorted(counts)
+            weights = np.array([counts[letter] for letter in self.letters], dtype=float)
+            self.weights = weights / weights.sum()
 
     def boggle(self, side: int = 4) -> Grid:
         n = side * side
@@ -103,7 +107,7 @@ class BoardMaker:
             order = self.rng.permutation(len(self.dice))[:n]
             cells = [self.dice[d][self.rng.integers(len(self.dice[d]))] for d in order]
         else:
-            cells = list(self.rng.choice(self.letters, size=n, p=self.weights))
+            cells = [str(c) for c in self.rng.choice(self.letters, size=n, p=self.weights)]
         return Grid.from_rows([cells[row * side : (row + 1) * side] for row in range(side)])
 
     def ruzzle(self, side: int = 10) -> Grid:
@@ -112,7 +116,7 @@ class BoardMaker:
         if faces:
             cells = [faces[i] for i in self.rng.integers(len(faces), size=n)]
         else:
-            cells = list(self.rng.choice(self.letters, size=n, p=self.weights))
+            cells = [str(c) for c in self.rng.choice(self.letters, size=n, p=self.weights)]
         letter_mult, word_mult = [1] * n, [1] * n
         boosted = self.rng.permutation(n)
         for cell in boosted[:6]:
@@ -144,7 +148,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="batch runs (median reported)")
     parser.add_argument("--single", type=int, default=1000, help="boards timed one by one")
     parser.add_argument("--ruzzle", type=int, default=50, help="10×10 Ruzzle boards timed")
-    parser.add_argument("--threads", type=int, help="solve_batch threads (default: all cores)")
+    parser.add_argument("--threads", type=int, help="threads of the parallel batch (default: all)")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
 
@@ -181,23 +185,26 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
     )
     lexicon.graph["first"].sum()  # every page of the graph resident, as after many queries
     print(
-        f"RSS                {rss_start:.0f} MB after imports, {rss_mb():.0f} MB with lexicon, "
-        "graph and compiled code loaded"
+        f"RSS                {rss_start:.0f} MB after imports; {rss_mb():.0f} MB with lexicon, "
+        f"whole graph resident and compiled code loaded ({rss_mb('RssAnon'):.0f} MB private, "
+        f"{rss_mb('RssFile'):.0f} MB file-backed: libraries and the mapped lexicon)"
     )
 
     boards = [maker.boggle() for _ in range(args.boards)]
-    runs = []
-    for _ in range(args.repeat):
-        seconds, words = timed(boggle.solve_batch, lexicon, boards, threads=args.threads)
-        runs.append(len(boards) / seconds)
-    per_board = sum(map(len, words)) / len(words)
-    del words
-    gc.collect()
-    print(
-        f"Boggle batch       {statistics.median(runs):,.0f} boards/s median of {args.repeat} "
-        f"(min {min(runs):,.0f}, max {max(runs):,.0f}); 4×4 from {source}, "
-        f"{per_board:.1f} words/board (min length 3), threads={args.threads or 'all'}"
-    )
+    threads = args.threads or numba.config.NUMBA_NUM_THREADS
+    for label, count in (("1 thread", 1), (f"{threads} threads", threads)):
+        runs = []
+        for _ in range(args.repeat):
+            seconds, words = timed(boggle.solve_batch, lexicon, boards, threads=count)
+            runs.append(len(boards) / seconds)
+        per_board = sum(map(len, words)) / len(words)
+        del words
+        gc.collect()
+        print(
+            f"Boggle batch       {statistics.median(runs):,.0f} boards/s on {label}, median of "
+            f"{args.repeat} (min {min(runs):,.0f}, max {max(runs):,.0f}); "
+            f"{len(boards):,} 4×4 boards from {source}, {per_board:.1f} words/board (min length 3)"
+        )
 
     latencies = [timed(boggle.solve, lexicon, board)[0] for board in boards[: args.single]]
     print(

@@ -7,7 +7,7 @@ from pathlib import Path
 from pipeline.config import load_config
 from solver.errors import UserError
 
-CONFIG_FILE = workflow.configfiles[-1] if workflow.configfiles else "config/config.yaml"
+CONFIG_FILE = str(workflow.configfiles[-1]) if workflow.configfiles else "config/config.yaml"
 try:
     BUILD = load_config(CONFIG_FILE)
 except UserError as error:

@@ -71,23 +71,18 @@ def parse_rack(
     return Rack(Counter(letters), jokers)
 
 
-def score(word: str, joker_letters: Counter[str], lexicon: Lexicon) -> int:
-    """Scrabble value of a word; letters played by jokers score 0."""
+def score(letters: str, jokers: str, lexicon: Lexicon) -> int:
+    """Scrabble value of a word's letters; the letters played by jokers score 0."""
     values = lexicon.language.tile_values
-    return sum(values.get(c, 0) for c in word) - sum(
-        values.get(c, 0) * n for c, n in joker_letters.items()
-    )
+    return sum(values.get(c, 0) for c in letters) - sum(values.get(c, 0) for c in jokers)
 
 
-def show_jokers(word: str, joker_letters: Counter[str]) -> str:
+def show_jokers(word: str, jokers: str) -> str:
     """The word with the letters jokers stand for in lowercase (their last occurrences)."""
-    chars = list(word)
-    remaining = Counter(joker_letters)
-    for i in range(len(chars) - 1, -1, -1):
-        if remaining[chars[i]]:
-            remaining[chars[i]] -= 1
-            chars[i] = chars[i].lower()
-    return "".join(chars)
+    for letter in jokers:
+        i = word.rfind(letter)
+        word = word[:i] + letter.lower() + word[i + 1 :]
+    return word
 
 
 NO_KEY = 0xFFFFFFFF
@@ -95,7 +90,7 @@ NO_KEY = 0xFFFFFFFF
 
 def _keys(
     lexicon: Lexicon, rack: Rack, min_length: int, max_length: int, exact: bool
-) -> Iterator[tuple[str, Counter[str]]]:
+) -> Iterator[tuple[str, str]]:
     """Every anagram key makeable from the rack, with the letters jokers stand for.
 
     Walks the letter graph of anagram keys (see ``Lexicon.anagram_nodes``): from a key prefix,
@@ -106,17 +101,17 @@ def _keys(
     letters = "".join(sorted(set(lexicon.language.alphabet)))
     counts = [rack.letters.get(letter, 0) for letter in letters]
     every_letter = (1 << len(letters)) - 1
-    jokers_used: Counter[str] = Counter()
+    jokers_used: list[str] = []
     want = rack.size if exact else None
     top = min(max_length, rack.size)
 
     def walk(
         node: int, key: str, below: int, rack_mask: int, jokers_left: int
-    ) -> Iterator[tuple[str, Counter[str]]]:
+    ) -> Iterator[tuple[str, str]]:
         mask = nodes[2 * node]
         info = nodes[2 * node + 1]
         if info >> 32 != NO_KEY and len(key) >= min_length and (want is None or len(key) == want):
-            yield key, Counter(jokers_used)
+            yield key, "".join(jokers_used)
         if len(key) == top:
             return
         first = info & NO_KEY
@@ -133,9 +128,9 @@ def _keys(
                 yield from walk(child, key + letter, bit - 1, left, jokers_left)
                 counts[i] += 1
             else:
-                jokers_used[letter] += 1
+                jokers_used.append(letter)
                 yield from walk(child, key + letter, bit - 1, rack_mask, jokers_left - 1)
-                jokers_used[letter] -= 1
+                jokers_used.pop()
 
     rack_mask = sum(1 << i for i, n in enumerate(counts) if n)
     yield from walk(0, "", 0, rack_mask, rack.jokers)
@@ -162,9 +157,11 @@ def anagram(
     for key, jokers in _keys(lexicon, rack, low, high, exact):
         if required and required - Counter(key):
             continue
+        value = score(key, jokers, lexicon)
+        start = len(key) + 1
         for line in lexicon.anagrams.keys(key + "="):
-            word = line[len(key) + 1 :]
-            matches.append(Match(word, show_jokers(word, jokers), score(word, jokers, lexicon)))
+            word = line[start:]
+            matches.append(Match(word, show_jokers(word, jokers) if jokers else word, value))
     return sort_matches(matches, sort)
 
 
@@ -219,11 +216,10 @@ def pattern(
         found = regex.fullmatch(word)
         if found is None:
             continue
-        jokers: Counter[str] = Counter()
+        jokers = ""
         if rack is not None:
-            needed = Counter("".join(found.groups()))
-            jokers = needed - rack.letters
-            if sum(jokers.values()) > rack.jokers:
+            jokers = "".join((Counter("".join(found.groups())) - rack.letters).elements())
+            if len(jokers) > rack.jokers:
                 continue
         matches.append(Match(word, show_jokers(word, jokers), score(word, jokers, lexicon)))
     return sort_matches(matches, sort)

@@ -33,8 +33,9 @@ def load_lexicon(args: argparse.Namespace) -> Lexicon:
         return lexicon_from_wordlist(Path(args.wordlist), args.format, args.language)
     name = args.lexicon or os.environ.get("LEXFORGE_LEXICON")
     if not name:
-        raise UserError("no lexicon: give --lexicon NAME|PATH or -d WORDLIST "
-                        "(or set LEXFORGE_LEXICON)")
+        raise UserError(
+            "no lexicon: give --lexicon NAME|PATH or -d WORDLIST (or set LEXFORGE_LEXICON)"
+        )
     return Lexicon.open(name)
 
 
@@ -60,8 +61,15 @@ def cmd_anagram(args: argparse.Namespace) -> None:
     from solver.anagram import anagram
 
     lexicon = load_lexicon(args)
-    matches = anagram(lexicon, args.letters, exact=args.exact, min_length=args.min,
-                      max_length=args.max, contains=args.contains or "", sort=args.sort)
+    matches = anagram(
+        lexicon,
+        args.letters,
+        exact=args.exact,
+        min_length=args.min,
+        max_length=args.max,
+        contains=args.contains or "",
+        sort=args.sort,
+    )
     print_matches(matches, args)
 
 
@@ -92,15 +100,24 @@ def cmd_boggle(args: argparse.Namespace) -> None:
     lexicon = load_lexicon(args)
     text, source = read_input(args.grid)
     grids = parse_grids(text, lexicon.language, source=source)
-    results = [boggle.solve(lexicon, grid, min_length=args.min_length, adjacency=args.adjacency)
-               for grid in grids]
+    results = [
+        boggle.solve(lexicon, grid, min_length=args.min_length, adjacency=args.adjacency)
+        for grid in grids
+    ]
     if args.json:
-        emit_json([
-            {"words": [{"word": w.word, "score": w.score, "path": [list(p) for p in w.path]}
-                       for w in words],
-             "count": len(words), "total": sum(w.score for w in words)}
-            for words in results
-        ])
+        emit_json(
+            [
+                {
+                    "words": [
+                        {"word": w.word, "score": w.score, "path": [list(p) for p in w.path]}
+                        for w in words
+                    ],
+                    "count": len(words),
+                    "total": sum(w.score for w in words),
+                }
+                for words in results
+            ]
+        )
         return
     blocks = []
     for words in results:
@@ -143,14 +160,21 @@ def cmd_ruzzle(args: argparse.Namespace) -> None:
         words = ruzzle.sort_words(ruzzle.solve(lexicon, board, values=values), args.sort)
         results.append((board, words))
     if args.json:
-        emit_json([
-            {"board": format_grid(board),
-             "words": [{"word": w.word, "score": w.score, "path": [list(p) for p in w.path]}
-                       for w in words],
-             "count": len(words), "longest": max((len(w.word) for w in words), default=0),
-             "total": sum(w.score for w in words)}
-            for board, words in results
-        ])
+        emit_json(
+            [
+                {
+                    "board": format_grid(board),
+                    "words": [
+                        {"word": w.word, "score": w.score, "path": [list(p) for p in w.path]}
+                        for w in words
+                    ],
+                    "count": len(words),
+                    "longest": max((len(w.word) for w in words), default=0),
+                    "total": sum(w.score for w in words),
+                }
+                for board, words in results
+            ]
+        )
         return
     blocks = []
     for board, words in results:
@@ -173,8 +197,14 @@ def cmd_generate(args: argparse.Namespace) -> None:
 
     lexicon = load_lexicon(args)
     boards = generate_boards(
-        lexicon, rows=args.rows, cols=args.cols, count=args.count, seed=args.seed,
-        dice=args.dice, multipliers=args.multipliers, min_words=args.min_words,
+        lexicon,
+        rows=args.rows,
+        cols=args.cols,
+        count=args.count,
+        seed=args.seed,
+        dice=args.dice,
+        multipliers=args.multipliers,
+        min_words=args.min_words,
     )
     if args.json:
         emit_json([format_grid(board) for board in boards])
@@ -197,24 +227,42 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="lexforge", description="Word-game solver over lexforge lexicons.")
+    parser = argparse.ArgumentParser(
+        prog="lexforge", description="Word-game solver over lexforge lexicons."
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     lexicon_options = argparse.ArgumentParser(add_help=False)
     group = lexicon_options.add_argument_group("lexicon")
-    group.add_argument("--lexicon", "-l", metavar="NAME|PATH",
-                       help="built lexicon: build/NAME/ or a directory (default: $LEXFORGE_LEXICON)")
-    group.add_argument("-d", dest="wordlist", metavar="WORDLIST",
-                       help="use a word list instead, normalized in memory")
-    group.add_argument("--format", choices=FORMATS, default="ods",
-                       help="reader for -d (default: ods, a plain list)")
-    group.add_argument("--language", default="en",
-                       help="language rules for -d: a code of config/languages/ or a file (default: en)")
+    group.add_argument(
+        "--lexicon",
+        "-l",
+        metavar="NAME|PATH",
+        help="built lexicon: build/NAME/ or a directory (default: $LEXFORGE_LEXICON)",
+    )
+    group.add_argument(
+        "-d",
+        dest="wordlist",
+        metavar="WORDLIST",
+        help="use a word list instead, normalized in memory",
+    )
+    group.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="ods",
+        help="reader for -d (default: ods, a plain list)",
+    )
+    group.add_argument(
+        "--language",
+        default="en",
+        help="language rules for -d: a code of config/languages/ or a file (default: en)",
+    )
     group.add_argument("--json", action="store_true", help="machine-readable output")
 
     def command(name: str, handler: Callable, help_text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, parents=[lexicon_options], help=help_text,
-                                  description=help_text)
+        sub = commands.add_parser(
+            name, parents=[lexicon_options], help=help_text, description=help_text
+        )
         sub.set_defaults(handler=handler)
         return sub
 
@@ -227,7 +275,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--contains", metavar="LETTERS", help="the word must contain these letters")
     sub.add_argument("--sort", choices=sorts, default="length")
 
-    sub = command("pattern", cmd_pattern, "words matching a crossword pattern (? one letter, * any run)")
+    sub = command(
+        "pattern", cmd_pattern, "words matching a crossword pattern (? one letter, * any run)"
+    )
     sub.add_argument("pattern")
     sub.add_argument("--rack", help="fill the wildcards from these letters (jokers: * or ?)")
     sub.add_argument("--sort", choices=sorts, default="alpha")
@@ -237,9 +287,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--min-length", type=int, default=3)
     sub.add_argument("--adjacency", type=int, choices=(4, 8), default=8)
     sub.add_argument("--paths", action="store_true", help="show one path per word")
-    sub.add_argument("--score", action="store_true", help="show classic Boggle points and the total")
+    sub.add_argument(
+        "--score", action="store_true", help="show classic Boggle points and the total"
+    )
 
-    sub = command("worddle", cmd_worddle, "the Worddle brief's solver: grid on stdin, words on stdout")
+    sub = command(
+        "worddle", cmd_worddle, "the Worddle brief's solver: grid on stdin, words on stdout"
+    )
     sub.add_argument("-s", "--size", type=int, required=True, help="grid size N (N×N)")
     sub.add_argument("--min-length", type=int, default=3)
 
@@ -253,8 +307,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--cols", type=int, default=4)
     sub.add_argument("--count", type=int, default=1, help="number of boards")
     sub.add_argument("--seed", type=int, help="random seed, for reproducible boards")
-    sub.add_argument("--dice", nargs="?", const="", metavar="SET",
-                     help="draw from the language's dice set (default: its first)")
+    sub.add_argument(
+        "--dice",
+        nargs="?",
+        const="",
+        metavar="SET",
+        help="draw from the language's dice set (default: its first)",
+    )
     sub.add_argument("--multipliers", action="store_true", help="add Ruzzle multipliers")
     sub.add_argument("--min-words", type=int, default=0, help="redraw until a board has K words")
 

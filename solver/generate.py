@@ -27,7 +27,9 @@ def letter_weights(lexicon: Lexicon) -> dict[str, float]:
         import pyarrow.parquet as pq
 
         table = pq.read_table(lexicon.path / "letters.parquet", columns=["letter", "frequency"])
-        weights = dict(zip(table["letter"].to_pylist(), table["frequency"].to_pylist(), strict=True))
+        weights = dict(
+            zip(table["letter"].to_pylist(), table["frequency"].to_pylist(), strict=True)
+        )
     else:
         counts = Counter("".join(lexicon.words.iterkeys()))
         total = sum(counts.values()) or 1
@@ -43,11 +45,15 @@ def dice_set(lexicon: Lexicon, name: str, cells: int) -> list[list[str]]:
     sets = lexicon.language.dice
     code = lexicon.language.code
     if not sets:
-        raise UserError(f"language '{code}' has no Boggle dice set (see config/languages/{code}.yaml); "
-                        "drop --dice to draw from letter frequencies")
+        raise UserError(
+            f"language '{code}' has no Boggle dice set (see config/languages/{code}.yaml); "
+            "drop --dice to draw from letter frequencies"
+        )
     if name:
         if name not in sets:
-            raise UserError(f"language '{code}' has no dice set '{name}' (known: {', '.join(sets)})")
+            raise UserError(
+                f"language '{code}' has no dice set '{name}' (known: {', '.join(sets)})"
+            )
         chosen = sets[name]
     else:
         fitting = [dice for dice in sets.values() if len(dice) == cells]
@@ -74,8 +80,14 @@ def _ruzzle_multipliers(cells: int, rng: random.Random) -> tuple[list[int], list
     return letter, word
 
 
-def _draw(rows: int, cols: int, rng: random.Random, weights: dict[str, float] | None,
-          dice: list[list[str]] | None, multipliers: bool) -> Grid:
+def _draw(
+    rows: int,
+    cols: int,
+    rng: random.Random,
+    weights: dict[str, float] | None,
+    dice: list[list[str]] | None,
+    multipliers: bool,
+) -> Grid:
     cells = rows * cols
     if dice is not None:
         order = list(dice)
@@ -91,9 +103,17 @@ def _draw(rows: int, cols: int, rng: random.Random, weights: dict[str, float] | 
     return Grid(rows, cols, tuple(letters), tuple(letter_mult), tuple(word_mult))
 
 
-def generate_boards(lexicon: Lexicon, *, rows: int, cols: int, count: int = 1, seed: int | None = None,
-                    dice: str | None = None, multipliers: bool = False,
-                    min_words: int = 0) -> list[Grid]:
+def generate_boards(
+    lexicon: Lexicon,
+    *,
+    rows: int,
+    cols: int,
+    count: int = 1,
+    seed: int | None = None,
+    dice: str | None = None,
+    multipliers: bool = False,
+    min_words: int = 0,
+) -> list[Grid]:
     """``count`` random boards; with ``min_words``, only boards holding at least that many words."""
     if not (1 <= rows <= 64 and 1 <= cols <= 64):
         raise UserError(f"board {rows}×{cols}: rows and columns must be between 1 and 64")
@@ -112,11 +132,14 @@ def generate_boards(lexicon: Lexicon, *, rows: int, cols: int, count: int = 1, s
     drawn = 0
     while len(boards) < count:
         if drawn >= MAX_DRAWS:
-            raise UserError(f"no {rows}×{cols} board with {min_words} words in {MAX_DRAWS} draws; "
-                            "lower --min-words")
+            raise UserError(
+                f"no {rows}×{cols} board with {min_words} words in {MAX_DRAWS} draws; "
+                "lower --min-words"
+            )
         batch = [_draw(rows, cols, rng, weights, dice_faces, multipliers) for _ in range(BATCH)]
         drawn += BATCH
         found = solve_batch(lexicon, batch, min_length=min_length)
-        boards += [board for board, words in zip(batch, found, strict=True)
-                   if len(words) >= min_words]
+        boards += [
+            board for board, words in zip(batch, found, strict=True) if len(words) >= min_words
+        ]
     return boards[:count]

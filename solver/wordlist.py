@@ -19,10 +19,15 @@ def lexicon_from_wordlist(path: Path, fmt: str, language_spec: str) -> Lexicon:
     """Read ``path`` as ``fmt``, normalize with the language's default rules, build in memory."""
     language = Language.load(language_spec)
     normalizer = Normalizer(language, case_sensitive=CASE_SENSITIVE[fmt])
-    words = {word for entry in read_entries(fmt, path, reject_chars=normalizer.reject_chars())
-             if (word := normalizer(entry)) is not None}
+    words = {
+        word
+        for entry in read_entries(fmt, path, reject_chars=normalizer.reject_chars())
+        if (word := normalizer(entry)) is not None
+    }
     if not words:
-        raise UserError(f"{path}: no word of this list is valid in {language.name} "
-                        f"(alphabet {language.alphabet}, length {language.min_length}"
-                        f"–{language.max_length})")
+        raise UserError(
+            f"{path}: no word of this list is valid in {language.name} "
+            f"(alphabet {language.alphabet}, length {language.min_length}"
+            f"–{language.max_length})"
+        )
     return Lexicon.from_words(words, language, name=path.name)

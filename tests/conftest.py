@@ -1,48 +1,15 @@
-"""Shared fixtures: the real default build, and a fixture language built in a temporary tree."""
+"""Shared fixtures: the real default build of the repository."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-NEWLANG = Path(__file__).resolve().parent / "fixtures" / "newlang"
-
-
-def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    """Run the project's Snakefile in ``workdir`` (its config/ and raw/ are used)."""
-    command = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "--snakefile",
-        str(ROOT / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--cores",
-        "2",
-        *args,
-    ]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if check and done.returncode:
-        pytest.fail(
-            f"snakemake {' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
-        )
-    return done
+from build_helpers import ROOT, snakemake
 
 
 @pytest.fixture(scope="session")
 def build_dir() -> Path:
     """The default lexicons, built by the real Snakefile in the repository (no-op when fresh)."""
-    snakemake(ROOT, "--quiet", "all")
+    snakemake(ROOT, "all")
     return ROOT / "build"
-
-
-def copy_newlang(target: Path) -> Path:
-    """A fresh copy of the fixture language tree (config/, raw/) in ``target``."""
-    shutil.copytree(NEWLANG, target)
-    return target

@@ -10,14 +10,13 @@ from pathlib import Path
 import marisa_trie
 import pyarrow.parquet as pq
 import pytest
+from build_helpers import ROOT
 
 from pipeline.config import load_config
 from solver.anagram import anagram
 from solver.graph import load_graph
 from solver.lexicon import Lexicon
 from solver.verify import verify
-
-from .conftest import ROOT
 
 LEXICONS = list(load_config(ROOT / "config/config.yaml", check_files=False).default)
 CONTRACT = (

@@ -11,13 +11,20 @@ import gzip
 import os
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.sources.aspell import _read_word_list, read_aspell
+from pipeline.sources.aspell import (
+    _Expander,
+    _parse_affix_file,
+    _read_word_list,
+    _RejectCounter,
+    read_aspell,
+)
 from solver.errors import UserError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "aspell"
@@ -92,6 +99,23 @@ def words(*lines: str, encoding: str = "latin-1") -> bytes:
 def forms(path: Path, reject: frozenset[str] = frozenset()) -> set[str]:
     """The set of forms ``read_aspell`` yields."""
     return set(read_aspell(path, reject))
+
+
+def check_pruned_counts(path: Path, reject: frozenset[str]) -> Counter[frozenset[str]]:
+    """Check the pruned stream of `path` and its `pruned` counts against a brute force over the
+    full stream, duplicates included; return the counts."""
+    kept: Counter[str] = Counter()
+    rejected: Counter[frozenset[str]] = Counter()
+    for form in read_aspell(path):
+        chars = frozenset(c for c in form if c in reject)
+        if chars:
+            rejected[chars] += 1
+        else:
+            kept[form] += 1
+    pruned: Counter[frozenset[str]] = Counter()
+    assert Counter(read_aspell(path, reject, pruned)) == kept
+    assert pruned == rejected
+    return pruned
 
 
 def expand(tmp_path: Path, affixes: str, *lines: str, dat: str = DAT) -> set[str]:
@@ -436,6 +460,102 @@ def test_pruning_keeps_forms_whose_strip_removes_the_reject_character(tmp_path):
 def test_pruning_is_exact_for_any_reject_set(reject):
     full = read_aspell(FIXTURES / "xx.multi")
     assert forms(FIXTURES / "xx.multi", reject) == {f for f in full if reject.isdisjoint(f)}
+    check_pruned_counts(FIXTURES / "xx.multi", reject)
+
+
+# --- counting what pruning leaves out --------------------------------------------------------
+
+
+def test_pruned_counts_on_the_fixture():
+    pruned = check_pruned_counts(FIXTURES / "xx.multi", PIPELINE_REJECT)
+    # l'amò, l'hotel, l'hotels…; amo-bis, t-shirt, t-shirts; e.g.; don't; q'd (the careful Q)
+    assert pruned[frozenset("'")] >= 4 and pruned[frozenset("-")] >= 3
+    assert pruned[frozenset(".")] == 1
+
+
+@pytest.mark.parametrize("reject", [frozenset("'"), frozenset("-."), frozenset("sx"), frozenset()])
+def test_pruned_counts_on_the_fixture_for_other_reject_sets(reject):
+    check_pruned_counts(FIXTURES / "xx.multi", reject)
+
+
+def test_pruned_counts_only_what_the_suffix_strip_of_a_cross_product_leaves(tmp_path):
+    # abc: P gives 'x-c, Q gives c, S gives ay., T gives abz-. P×S strips "bc" from 'x-c, leaving
+    # 'x: 'xy.; P×T gives 'x-z-. Q×S and Q×T would strip all of c or more: no form.
+    affixes = (
+        "PFX P Y 1\nPFX P ab 'x- ab\nPFX Q Y 1\nPFX Q ab 0 ab\n"
+        "SFX S Y 1\nSFX S bc y. bc\nSFX T Y 1\nSFX T c z- c\n"
+    )
+    multi = write_dictionary(tmp_path, {"a": words("abc/PQST")}, affixes)
+    assert forms(multi) == {"abc", "'x-c", "c", "ay.", "abz-", "'xy.", "'x-z-"}
+    pruned = check_pruned_counts(multi, PIPELINE_REJECT)
+    assert pruned == {frozenset("'-"): 2, frozenset("-"): 1, frozenset("."): 1, frozenset("'."): 1}
+
+
+def test_pruned_counts_duplicates(tmp_path):
+    # "do" is in both parts; in part a its flags repeat (A twice): each copy of a form counts.
+    affixes = "PFX A Y 2\nPFX A 0 l' .\nPFX A 0 d' .\nSFX S Y 1\nSFX S 0 s .\n"
+    multi = write_dictionary(tmp_path, {"a": words("do/AAS"), "b": words("do/A")}, affixes)
+    pruned = check_pruned_counts(multi, PIPELINE_REJECT)
+    # part a: l'do and d'do twice each, and with s; part b: l'do, d'do
+    assert pruned == {frozenset("'"): 10}
+
+
+#: Random affix entries: strips, adds (with reject characters), and what the condition has
+#: beside the strip.
+STRIPS = ["", "a", "b", "aa", "ba", "'"]
+ADDS = ["", "a", "c", "'", "-", ".", "c'", "'a", "-a", "a.", "'-", "'a.", "-.'"]
+EXTRAS = ["", "", "", ".", "a", "'", "[ab]", "[^a]"]
+#: The blocks of a random affix file: X is a flag on both sides; P and S have two blocks (Y/N is
+#: per entry for a prefix, the last block's for a suffix).
+AFFIX_BLOCKS = ["PFX X", "PFX P", "PFX Q", "SFX S", "SFX T", "SFX X", "PFX P", "SFX S"]
+#: Roots for random dictionaries: short ones, so suffix strips reach into prefix adds.
+ROOTS = spaced("aa ab ba aaa aab aba baa aaaa aaba abab baaa a'a a-ab ca cab")
+
+
+@st.composite
+def affix_files(draw: st.DrawFn) -> str:
+    """A random affix file (see ``AFFIX_BLOCKS``) whose conditions are valid."""
+    lines = []
+    for kind, flag in map(str.split, AFFIX_BLOCKS):
+        cross = draw(st.sampled_from("YYN"))
+        entry = st.tuples(*map(st.sampled_from, (STRIPS, ADDS, EXTRAS)))
+        entries = draw(st.lists(entry, min_size=2, max_size=5))
+        lines.append(f"{kind} {flag} {cross} {len(entries)}")
+        for strip, add, extra in entries:
+            condition = (strip + extra if kind == "PFX" else extra + strip) or "."
+            lines.append(f"{kind} {flag} {strip or 0} {add or 0} {condition}")
+    return "\n".join(lines) + "\n"
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    affixes=affix_files(),
+    lines=st.lists(
+        st.tuples(st.sampled_from(ROOTS), st.text("PQSTX", max_size=4)), min_size=1, max_size=8
+    ),
+    reject=st.frozensets(st.sampled_from("'-.c"), min_size=1),
+)
+def test_pruned_counts_for_random_dictionaries(tmp_path_factory, affixes, lines, reject):
+    dat = "charset iso8859-1\nspecial ' -*- - -*-\naffix-compress true\n"
+    entries = [f"{root}/{flags}" if flags else root for root, flags in lines]
+    directory = tmp_path_factory.mktemp("random")
+    multi = write_dictionary(directory, {"a": words(*entries)}, affixes, dat)
+    check_pruned_counts(multi, reject)
+    # The counter alone, root by root: also for the flags the reader expands in full instead
+    # (a prefix whose reject character a suffix strip can remove).
+    full = _Expander(_parse_affix_file(directory / "xx_affix.dat", "iso8859-1"), lambda _: True)
+    for root, flags in lines:
+        if reject.isdisjoint(root):
+            pruned: Counter[frozenset[str]] = Counter()
+            _RejectCounter(full, reject, pruned).count_root(root, flags)
+            expanded = full.expand(root, flags)
+            expected = Counter(frozenset(c for c in form if c in reject) for form in expanded)
+            del expected[frozenset()]
+            assert pruned == expected
 
 
 # --- against the real aspell -----------------------------------------------------------------

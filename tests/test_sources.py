@@ -87,8 +87,14 @@ def test_encoding_override(tmp_path):
 
 
 def test_read_command_prints_entries_and_fails_in_one_line(tmp_path):
-    run = [sys.executable, "-m", "pipeline.read", "--format", "freelang",
-           str(FIXTURES / "freelang-cp1252.txt")]
+    run = [
+        sys.executable,
+        "-m",
+        "pipeline.read",
+        "--format",
+        "freelang",
+        str(FIXTURES / "freelang-cp1252.txt"),
+    ]
     done = subprocess.run(run, capture_output=True, cwd=ROOT, check=True)
     assert done.stdout.decode("utf-8").splitlines()[2] == "cœur"
     bad = tmp_path / "bad.txt"

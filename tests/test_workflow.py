@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import filecmp
+import subprocess
+import sys
 import json
 import tarfile
 from pathlib import Path
 
 import pytest
-
-from .conftest import copy_newlang, snakemake
+from build_helpers import copy_newlang, snakemake
 
 ARTIFACTS = (
     "words.txt",
@@ -29,7 +30,7 @@ ARTIFACTS = (
 @pytest.fixture(scope="module")
 def swedish(tmp_path_factory) -> Path:
     tree = copy_newlang(tmp_path_factory.mktemp("sv") / "tree")
-    snakemake(tree, "--quiet", "all", "dist")
+    snakemake(tree, "all", "dist")
     return tree
 
 
@@ -63,18 +64,22 @@ def test_dry_run_and_noop_rerun(swedish):
 def test_changing_one_raw_file_rebuilds_only_its_lexicon(swedish):
     raw = swedish / "raw/sv/ods/svenska-ord.txt"
     raw.write_bytes(raw.read_bytes() + b"\r\nELD")
-    plan = snakemake(swedish, "-n", "--quiet", "rules", "all").stdout
-    assert "words" in plan
-    dry = snakemake(swedish, "-n", "all").stdout
-    assert "sv-ods" in dry
-    assert "lexicon: sv\n" not in dry.replace("wildcards: lexicon=sv\n", "lexicon: sv\n")
-    snakemake(swedish, "--quiet", "all")
+    plan = snakemake(swedish, "-n", "all").stdout
+    assert "lexicon=sv-ods" in plan
+    assert "lexicon=sv\n" not in plan and "lexicon=sv," not in plan
+    failed = snakemake(swedish, "all", check=False)  # a new word: validation must notice
+    assert failed.returncode != 0
+    assert "racks.txt:ÄLG**: solver vs expected: 1 unexpected: eLd" in failed.stderr
     assert "ELD" in (swedish / "build/sv-ods/words.txt").read_text(encoding="utf-8").split()
+    refresh = [sys.executable, "-m", "pipeline.validate", "--lexicon", "build/sv-ods",
+               "--reference", "raw/sv/reference", "--refresh"]
+    subprocess.run(refresh, cwd=swedish, check=True, capture_output=True)
+    snakemake(swedish, "all")
 
 
 def test_bundles_are_deterministic(swedish, tmp_path):
     again = copy_newlang(tmp_path / "again")
-    snakemake(again, "--quiet", "all", "dist")
+    snakemake(again, "all", "dist")
     for name in ARTIFACTS:
         assert filecmp.cmp(swedish / "build/sv" / name, again / "build/sv" / name, shallow=False), (
             name
@@ -121,7 +126,7 @@ def test_bundles_are_deterministic(swedish, tmp_path):
 def test_bad_config_is_one_line(tmp_path, edit, message):
     tree = copy_newlang(tmp_path / "tree")
     edit(tree)
-    done = snakemake(tree, "--quiet", "all", check=False)
+    done = snakemake(tree, "all", check=False)
     assert done.returncode != 0
     assert message in done.stderr
     assert "Traceback" not in done.stderr
@@ -131,7 +136,7 @@ def test_bad_config_is_one_line(tmp_path, edit, message):
 def test_bad_raw_file_fails_cleanly_without_partial_artifacts(tmp_path):
     tree = copy_newlang(tmp_path / "tree")
     (tree / "raw/sv/dict/swedish-sample").write_bytes(b"\x00\x01\x02binary")
-    done = snakemake(tree, "--quiet", "build/sv/manifest.json", check=False)
+    done = snakemake(tree, "build/sv/manifest.json", check=False)
     assert done.returncode != 0
     assert "raw/sv/dict/swedish-sample: binary data" in done.stderr
     built = tree / "build"

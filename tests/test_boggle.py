@@ -1,0 +1,192 @@
+"""Boggle/Worddle: the compiled search against both reference oracles, and the letter graph."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import marisa_trie
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solver_fixtures import LANGUAGES, assert_valid_path, grids, language, small_lexicon
+
+from solver import boggle, reference
+from solver.errors import UserError
+from solver.graph import (
+    GRAPH_FILE,
+    build_graph,
+    graph_letters,
+    graph_words,
+    load_graph,
+)
+from solver.grid import Grid, parse_grids
+from solver.lexicon import Lexicon
+
+EN = language("en")
+FR = language("fr")
+
+
+def lexicon(*words: str, lang=FR) -> Lexicon:
+    return Lexicon.from_words(words, lang)
+
+
+# --- the letter graph ----------------------------------------------------------------------
+
+
+def test_graph_holds_exactly_the_words_with_their_ids():
+    words = small_lexicon("fr").words
+    graph = build_graph(words, FR.alphabet)
+    assert graph_words(graph, FR.alphabet) == {key: words[key] for key in words}
+    assert not graph.flags.writeable
+
+
+def test_graph_is_deterministic_and_loads_memory_mapped(tmp_path):
+    words = small_lexicon("de").words.keys()
+    shuffled = random.Random(7).sample(words, len(words))
+    first = build_graph(marisa_trie.Trie(words), FR.alphabet)
+    second = build_graph(marisa_trie.Trie(shuffled), FR.alphabet)
+    assert first.tobytes() == second.tobytes()
+    np.save(tmp_path / GRAPH_FILE, first)
+    loaded = load_graph(tmp_path / GRAPH_FILE)
+    assert isinstance(loaded, np.memmap) and loaded.tobytes() == first.tobytes()
+
+
+def test_graph_layout_children_by_letter():
+    trie = marisa_trie.Trie(["AB", "AC", "B", "ABC"])
+    graph = build_graph(trie, "CBA")  # letter order is code-point order, whatever the alphabet
+    assert graph_letters("CBA") == "ABC"
+    mask, first, word = graph[0]
+    assert (mask, first, word) == (0b011, 1, -1)  # root → A (1), B (2)
+    assert graph["word"][2] == trie["B"]
+    assert graph["mask"][1] == 0b110 and graph["first"][1] == 3  # A → AB (3), AC (4)
+    assert [graph["word"][3], graph["word"][4]] == [trie["AB"], trie["AC"]]
+    assert graph["word"][5] == trie["ABC"] and graph["mask"][5] == 0
+
+
+def test_graph_of_any_word_to_id_mapping():
+    graph = build_graph({"AB": 7, "A": 0, "BA": 3}, "AB")
+    assert graph_words(graph, "AB") == {"AB": 7, "A": 0, "BA": 3}
+
+
+def test_graph_edge_cases(tmp_path):
+    empty = build_graph(marisa_trie.Trie([]), EN.alphabet)
+    assert len(empty) == 1 and graph_words(empty, EN.alphabet) == {}
+    with pytest.raises(ValueError, match="'ÉTÉ' has letter 'É'"):
+        build_graph(marisa_trie.Trie(["ETE", "ÉTÉ"]), EN.alphabet)
+    (tmp_path / "bad.npy").write_bytes(b"not numpy")
+    with pytest.raises(UserError, match=r"bad\.npy: unreadable letter graph"):
+        load_graph(tmp_path / "bad.npy")
+    np.save(tmp_path / "ints.npy", np.arange(4))
+    with pytest.raises(UserError, match=r"ints\.npy: not a lexforge letter graph"):
+        load_graph(tmp_path / "ints.npy")
+
+
+# --- Boggle ---------------------------------------------------------------------------------
+
+WORDDLE_GRID = """\
+C H A T
+X I E N
+N C H E
+Z O O R
+"""
+
+
+def test_worddle_example_order_and_adjacency():
+    lex = lexicon("CHIEN", "CHAT", "NICHE", "NICHER", "ZOO", "ZOOS", "HI")
+    (grid,) = parse_grids(WORDDLE_GRID, FR)
+    found = boggle.solve(lex, grid)
+    assert [w.word for w in found] == ["NICHER", "CHIEN", "NICHE", "CHAT", "ZOO"]
+    assert [w.score for w in found] == [3, 2, 2, 1, 1]
+    assert found[1].path == ((0, 0), (0, 1), (1, 1), (1, 2), (1, 3))
+    # NICHE needs the diagonal N(2,0)–I(1,1).
+    four = boggle.solve(lex, grid, adjacency=4)
+    assert [w.word for w in four] == ["CHIEN", "CHAT", "ZOO"]
+    assert boggle.solve_batch(lex, [grid, grid], adjacency=4) == [["CHIEN", "CHAT", "ZOO"]] * 2
+    assert [w.word for w in boggle.solve(lex, grid, min_length=2)][-1] == "HI"
+
+
+def test_qu_is_one_cell_of_two_letters():
+    lex = lexicon("QUA", "QUIT", "QUITE", "QI", lang=EN)
+    grid = Grid.from_rows([["QU", "A"], ["I", "T"]])
+    found = boggle.solve(lex, grid)
+    assert [(w.word, w.path, w.score) for w in found] == [
+        ("QUIT", ((0, 0), (1, 0), (1, 1)), 1),
+        ("QUA", ((0, 0), (0, 1)), 1),
+    ]
+    assert [w.word for w in boggle.solve(lex, grid, min_length=4)] == ["QUIT"]
+    assert boggle.solve_batch(lex, [grid], min_length=4) == [["QUIT"]]
+
+
+def test_each_cell_once_and_one_path_per_word():
+    lex = lexicon("ALA", "ALAS", "AAA", lang=EN)
+    grid = Grid.from_rows([["A", "L"], ["S", "A"]])
+    found = boggle.solve(lex, grid)
+    assert [w.word for w in found] == ["ALAS", "ALA"]  # no AAA: two A cells only
+    assert found[1].path == ((0, 0), (0, 1), (1, 1))  # first in reading order of two
+
+
+@pytest.mark.parametrize(
+    ("word", "points"),
+    [("", 0), ("AB", 0), ("ABC", 1), ("ABCD", 1), ("QUEUE", 2), ("ABCDEF", 3), ("A" * 7, 5)]
+    + [("A" * n, 11) for n in (8, 9, 17)],
+)
+def test_boggle_score(word, points):
+    assert boggle.boggle_score(word) == points
+
+
+def test_letter_outside_the_alphabet_is_a_user_error():
+    grid = Grid.from_rows([["A", "Ñ"]])
+    with pytest.raises(UserError, match="letter 'Ñ' is not in the alphabet"):
+        boggle.solve(small_lexicon("es"), grid)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_fast_path_matches_both_oracles(code):
+    lex = small_lexicon(code)
+
+    @settings(max_examples=40, deadline=None)
+    @given(grids(code), st.sampled_from((4, 8)), st.sampled_from((1, 2, 3, 4)))
+    def check(grid, adjacency, min_length):
+        fast = boggle.solve(lex, grid, min_length=min_length, adjacency=adjacency)
+        assert fast == reference.boggle_dfs(lex, grid, min_length=min_length, adjacency=adjacency)
+        assert fast == reference.boggle_brute_force(
+            lex, grid, min_length=min_length, adjacency=adjacency
+        )
+        assert [w.word for w in fast] == sorted((w.word for w in fast), key=lambda w: (-len(w), w))
+        for found in fast:
+            assert len(found.word) >= min_length and found.word in lex
+            assert found.score == boggle.boggle_score(found.word)
+            assert_valid_path(grid, found.word, found.path, adjacency)
+        batch = boggle.solve_batch(lex, [grid], min_length=min_length, adjacency=adjacency)
+        assert batch == [[w.word for w in fast]]
+
+    check()
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(grids("fr", max_side=5), min_size=1, max_size=40), st.sampled_from((1, 2, 3)))
+def test_batch_of_mixed_shapes_matches_single_solves(boards, threads):
+    lex = small_lexicon("fr")
+    expected = [[w.word for w in boggle.solve(lex, grid)] for grid in boards]
+    assert boggle.solve_batch(lex, boards, threads=threads) == expected
+
+
+def test_boards_with_thousands_of_words():
+    """More words than the kernels' first buffers hold: they retry with more room."""
+    lex = dense_lexicon()
+    grid = Grid.from_rows([["A", "B", "C"], ["C", "A", "B"], ["B", "C", "A"]])
+    expected = reference.boggle_dfs(lex, grid, min_length=1)
+    assert len(expected) > 2000
+    assert boggle.solve(lex, grid, min_length=1) == expected
+    words = [w.word for w in expected]
+    assert boggle.solve_batch(lex, [grid] * 3, min_length=1, threads=2) == [words] * 3
+    assert boggle.solve_batch(lex, []) == []
+
+
+def dense_lexicon() -> Lexicon:
+    """Every string of A, B and C of up to 9 letters."""
+    return Lexicon.from_words(
+        ("".join(p) for n in range(1, 10) for p in itertools.product("ABC", repeat=n)), EN
+    )

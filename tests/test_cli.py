@@ -1,0 +1,143 @@
+"""The `lexforge` command as a user runs it: output formats, JSON, -d word lists, errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from build_helpers import ROOT
+
+LEXFORGE = str(Path(sys.executable).with_name("lexforge"))
+WORDDLE_DICT = ROOT / "raw/en/dict/american-english"
+
+
+def run(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([LEXFORGE, *args], input=stdin, capture_output=True, text=True, cwd=cwd)
+
+
+def fails_in_one_line(done: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert done.returncode == 1, done
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    for fragment in fragments:
+        assert fragment in done.stderr
+
+
+def test_anagram_plain_and_json(build_dir):
+    done = run("anagram", "ELEPHANT", "--lexicon", "fr", "--exact")
+    assert done.returncode == 0 and done.stdout.split() == ["ELEPHANT"]
+    data = json.loads(run("anagram", "CHAT*", "--lexicon", "fr", "--json").stdout)
+    assert {"word": "CHATS", "shown": "CHATs", "score": 9} in data
+
+
+def test_anagram_score_sort_prints_scores(build_dir):
+    lines = run("anagram", "ZEBRA", "--lexicon", "en", "--sort", "score").stdout.splitlines()
+    scores = [int(line.split("\t")[1]) for line in lines]
+    assert lines[0].startswith("ZEBRA\t") and scores == sorted(scores, reverse=True)
+
+
+def test_pattern(build_dir):
+    words = run("pattern", "C?A??", "--lexicon", "fr").stdout.split()
+    assert "CHAISE" not in words and "CHAIR" in words and all(len(w) == 5 for w in words)
+
+
+def test_boggle_blocks_paths_scores(build_dir, tmp_path):
+    grids = tmp_path / "grids.txt"
+    grids.write_text("S E R S\nP A T G\nL I N E\nS E R S\n\nQu A I S\nT E R N\nE S A L\nR O T E\n")
+    out = run("boggle", str(grids), "--lexicon", "en", "--paths", "--score").stdout
+    first, second = out.rstrip("\n").split("\n\n")
+    assert first.splitlines()[-1].startswith("total\t") and second.splitlines()[-1].startswith(
+        "total"
+    )
+    words = [line.split("\t")[0] for line in second.splitlines()[:-1]]
+    assert words == sorted(words, key=lambda w: (-len(w), w))
+    assert any(w.startswith("QU") for w in words)
+    data = json.loads(run("boggle", str(grids), "--lexicon", "en", "--json").stdout)
+    assert len(data) == 2 and data[0]["count"] == len(first.splitlines()) - 1
+
+
+def test_worddle_reproduces_the_brief(tmp_path):
+    """Grid on stdin, words one per line, longest first then alphabetical, no duplicates."""
+    done = run(
+        "worddle", "-d", str(WORDDLE_DICT), "-s", "4", stdin="a b e l\ns o n m\ne d a s\nt s e b\n"
+    )
+    words = done.stdout.split()
+    assert done.returncode == 0 and words == sorted(set(words), key=lambda w: (-len(w), w))
+    assert "abelson" in words  # a proper noun: the brief's dictionary is read as a plain list
+    assert all(len(w) >= 3 and w == w.lower() for w in words)
+
+
+def test_ruzzle_elzzur_demo_board(build_dir, tmp_path):
+    board = tmp_path / "board.txt"
+    board.write_text("Ttl R   S   Ndl\nOdw Htw E   I\nCdw I   N   V\nEtl A   D   E\n")
+    out = run("ruzzle", str(board), "--lexicon", "en").stdout
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if "(" in line}
+    assert rows["COHESIVE"][1] == "224"
+    assert " ".join(rows["COHESIVE"][2:]) == "(2,0) (1,0) (1,1) (1,2) (0,2) (1,3) (2,3) (3,3)"
+    assert "Number of words:" in out and "Maximum total score:" in out
+    values = run("ruzzle", str(board), "--lexicon", "en", "--values", "C=10", "--json").stdout
+    assert json.loads(values)[0]["words"]
+
+
+def test_generate_is_reproducible_and_readable(build_dir):
+    first = run("generate", "--rows", "5", "--cols", "5", "--seed", "4", "--lexicon", "fr").stdout
+    assert (
+        first
+        == run("generate", "--rows", "5", "--cols", "5", "--seed", "4", "--lexicon", "fr").stdout
+    )
+    assert run("boggle", "-", "--lexicon", "fr", stdin=first).returncode == 0
+    board = run(
+        "generate", "--multipliers", "--seed", "1", "--lexicon", "en", "--min-words", "30"
+    ).stdout
+    assert run("ruzzle", "-", "--lexicon", "en", stdin=board).returncode == 0
+
+
+def test_missing_lexicon_names_the_snakemake_command(tmp_path):
+    fails_in_one_line(
+        run("anagram", "ABC", "--lexicon", "xx", cwd=tmp_path),
+        "snakemake",
+        "build/xx/manifest.json",
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "fragment"),
+    [
+        (("boggle", "-", "--lexicon", "fr"), "A B C\nD E\n", "row"),
+        (("boggle", "-", "--lexicon", "fr"), "", "grid"),
+        (("boggle", "-", "--lexicon", "fr"), "A B\nC 9\n", "9"),
+        (("ruzzle", "-", "--lexicon", "fr"), "Axx B\nC D\n", "xx"),
+        (("anagram", "*****", "--lexicon", "fr"), None, "jokers"),
+        (("anagram", "", "--lexicon", "fr"), None, "no letters"),
+        (("boggle", "nowhere.txt", "--lexicon", "fr"), None, "nowhere.txt"),
+        (("anagram", "ABC", "-d", str(WORDDLE_DICT), "--language", "klingon"), None, "klingon"),
+        (("ruzzle", "-", "--lexicon", "fr", "--values", "A=x"), "A B\nC D\n", "--values"),
+    ],
+)
+def test_bad_input_is_one_line(build_dir, args, stdin, fragment):
+    fails_in_one_line(run(*args, stdin=stdin), fragment)
+
+
+def test_verify_reports_a_corrupted_lexicon(build_dir, tmp_path):
+    copy = tmp_path / "en"
+    shutil.copytree(build_dir / "en", copy)
+    done = run("verify", "--lexicon", str(copy))
+    assert done.returncode == 0 and "matches" in done.stdout
+    with open(copy / "anagrams.txt", "r+b") as handle:
+        handle.seek(10)
+        handle.write(b"Z")
+    done = run("verify", "--lexicon", str(copy))
+    assert done.returncode == 1 and "anagrams.txt" in done.stderr
+
+
+def test_query_path_imports_neither_pipeline_nor_pandas(build_dir):
+    code = (
+        "import sys; from solver.cli import main; main(['anagram', 'ELEPHANT', '--lexicon', 'fr']);"
+        " bad = [m for m in sys.modules if m.split('.')[0] in ('pipeline', 'pandas', 'pyarrow')];"
+        " print('IMPORTED', bad)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.strip().endswith("IMPORTED []"), done.stdout[-300:]
