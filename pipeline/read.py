@@ -16,7 +16,9 @@ from solver.errors import report_user_errors
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.read", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m pipeline.read", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--format", choices=FORMATS, required=True)
     parser.add_argument("--encoding", help="override the format's default encoding")
     parser.add_argument("path", type=Path)

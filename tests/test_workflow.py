@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import filecmp
+import json
 import subprocess
 import sys
-import json
 import tarfile
 from pathlib import Path
 

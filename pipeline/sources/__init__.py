@@ -17,15 +17,18 @@ FORMATS = ("dict", "ods", "freelang", "aspell")
 CASE_SENSITIVE = {"dict": True, "ods": False, "freelang": True, "aspell": True}
 
 
-def read_entries(fmt: str, path: Path, encoding: str | None = None,
-                 reject_chars: frozenset[str] = frozenset()) -> Iterator[str]:
+def read_entries(
+    fmt: str, path: Path, encoding: str | None = None, reject_chars: frozenset[str] = frozenset()
+) -> Iterator[str]:
     """Entries of ``path`` read as ``fmt``; ``reject_chars`` lets aspell prune forms early."""
     if fmt == "aspell":
         from pipeline.sources.aspell import read_aspell
 
         return read_aspell(path, reject_chars)
     readers: dict[str, Callable[..., Iterator[str]]] = {
-        "dict": read_dict, "ods": read_ods, "freelang": read_freelang,
+        "dict": read_dict,
+        "ods": read_ods,
+        "freelang": read_freelang,
     }
     reader = readers[fmt]
     return reader(path, encoding) if encoding else reader(path)

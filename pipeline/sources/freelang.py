@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline.sources.textfile import read_lines
 
-STRAY = " \t,;:!?\"«»()[]*"
+STRAY = ' \t,;:!?"«»()[]*'
 
 
 def read_freelang(path: Path, encoding: str = "cp1252") -> Iterator[str]:
