@@ -41,28 +41,35 @@ def anagram_keys(words: list[str]) -> np.ndarray:
     return keys.view(f"U{width}").ravel()
 
 
-def anagram_lines(words: list[str]) -> list[str]:
-    """``KEY=WORD`` lines in bytewise order, for ``words`` sorted by code point.
+def anagram_index(words: list[str]) -> tuple[list[str], list[str]]:
+    """``KEY=WORD`` lines in bytewise order, and the distinct keys in order, for sorted ``words``.
 
     ``=`` sorts before every letter, so bytewise line order is (key, word) order: a stable sort
-    of the already sorted words by key. Equal to
+    of the already sorted words by key. The lines equal
     ``sorted("".join(sorted(w)) + "=" + w for w in words)`` (code point order is UTF-8 byte order).
     """
     if not words:
-        return []
+        return [], []
     keys = anagram_keys(words)
-    order = np.argsort(keys, kind="stable").tolist()
-    key_list = keys.tolist()
-    return [key_list[i] + "=" + words[i] for i in order]
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order].tolist()
+    lines = [key + "=" + words[i] for key, i in zip(sorted_keys, order.tolist(), strict=True)]
+    return lines, list(dict.fromkeys(sorted_keys))
+
+
+def anagram_lines(words: list[str]) -> list[str]:
+    """The ``anagrams.txt`` lines of sorted ``words`` (see ``anagram_index``)."""
+    return anagram_index(words)[0]
 
 
 def build_index(words: list[str], alphabet: str, out: Path) -> None:
-    lines = anagram_lines(words)
+    lines, keys = anagram_index(words)
     write_lines(lines, out / "anagrams.txt")
     save_trie(lines, out / "anagrams.marisa")
-    keys = dict.fromkeys(line.partition("=")[0] for line in lines)
-    key_ids = {key: i for i, key in enumerate(keys)}
-    save_graph(build_graph(key_ids, alphabet), out / ANAGRAM_GRAPH_FILE)
+    save_graph(
+        build_graph(dict(zip(keys, range(len(keys)), strict=True)), alphabet),
+        out / ANAGRAM_GRAPH_FILE,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

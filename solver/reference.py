@@ -21,9 +21,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from solver.anagram import Match, parse_rack, show_jokers
 from solver.boggle import BoggleWord, boggle_score
+from solver.graph import graph_letters
 from solver.grid import Grid, neighbours
 from solver.ruzzle import RuzzleWord, check_values, ruzzle_score, sort_words
 
@@ -49,7 +54,7 @@ def boggle_brute_force(
     """Boggle by tracing every plausible word of the lexicon on the grid."""
     around = neighbours(grid, adjacency)
     first = {}
-    for word in _plausible_words(lexicon, grid, min_length):
+    for word in _plausible_words(lexicon, grid, around, min_length):
         paths = list(_paths_spelling(word, grid, around))
         if paths:
             first[word] = min(paths)
@@ -76,7 +81,7 @@ def ruzzle_brute_force(
     values = _values(lexicon, board, values)
     around = neighbours(board)
     best = {}
-    for word in _plausible_words(lexicon, board, min_length):
+    for word in _plausible_words(lexicon, board, around, min_length):
         scored = [
             (ruzzle_score(board, _coords(board, path), values), path)
             for path in _paths_spelling(word, board, around)
@@ -111,13 +116,63 @@ def _is_prefix(words, prefix: str) -> bool:
     return next(words.iterkeys(prefix), None) is not None
 
 
-def _plausible_words(lexicon: Lexicon, grid: Grid, min_length: int) -> Iterator[str]:
-    """Words of the lexicon with the right length whose letters the grid holds (with counts)."""
+def _plausible_words(
+    lexicon: Lexicon, grid: Grid, around: list[Path], min_length: int
+) -> Iterator[str]:
+    """Words of the lexicon the grid could spell: right length, letters held by the grid (with
+    counts), and every pair of consecutive letters found inside a cell or across adjacent cells."""
     available = Counter("".join(grid.cells))
-    total = sum(available.values())
-    for word in lexicon.words.iterkeys():
-        if min_length <= len(word) <= total and not Counter(word) - available:
+    pairs = {cell[i : i + 2] for cell in grid.cells for i in range(len(cell) - 1)}
+    pairs |= {
+        grid.cells[a][-1] + grid.cells[b][0] for a in range(len(grid.cells)) for b in around[a]
+    }
+    for word in letter_table(lexicon).within(available, 0, min_length, sum(available.values())):
+        if all(word[i : i + 2] in pairs for i in range(len(word) - 1)):
             yield word
+
+
+class LetterTable:
+    """Every word of a lexicon with its letter counts, to filter all of them at once.
+
+    The brute-force oracles test *every* word of the lexicon; in plain Python that is seconds per
+    case for millions of words. The counts make the first, cheap test (does the grid or rack hold
+    the word's letters?) one vectorized comparison; only the survivors are traced one by one.
+    """
+
+    CHUNK = 1 << 19  # rows counted at once: bounds the temporary arrays
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.words = list(lexicon.words.iterkeys())
+        self.letters = graph_letters(lexicon.language.alphabet)
+        width = len(self.letters)
+        table = {ord(letter): chr(code) for code, letter in enumerate(self.letters)}
+        self.lengths = np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
+        self.counts = np.zeros((len(self.words), width), dtype=np.uint8)
+        for start in range(0, len(self.words), self.CHUNK):
+            chunk = self.words[start : start + self.CHUNK]
+            text = "".join(chunk).translate(table).encode("latin-1")
+            codes = np.frombuffer(text, dtype=np.uint8).astype(np.int64)
+            rows = np.repeat(np.arange(len(chunk)), self.lengths[start : start + len(chunk)])
+            counted = np.bincount(rows * width + codes, minlength=len(chunk) * width)
+            self.counts[start : start + len(chunk)] = counted.reshape(len(chunk), width)
+
+    def within(self, available: Counter[str], spare: int, shortest: int, longest: int) -> list[str]:
+        """Words of ``shortest``..``longest`` letters that ``available`` letters spell, with at
+        most ``spare`` letters (jokers) missing."""
+        cap = np.array([available.get(letter, 0) for letter in self.letters], dtype=np.int16)
+        keep = []
+        for start in range(0, len(self.words), self.CHUNK):
+            counts = self.counts[start : start + self.CHUNK].astype(np.int16)
+            missing = np.maximum(counts - cap, 0).sum(axis=1)
+            lengths = self.lengths[start : start + self.CHUNK]
+            ok = (missing <= spare) & (lengths >= shortest) & (lengths <= longest)
+            keep.extend(start + np.flatnonzero(ok))
+        return [self.words[i] for i in keep]
+
+
+@lru_cache(maxsize=4)
+def letter_table(lexicon: Lexicon) -> LetterTable:
+    return LetterTable(lexicon)
 
 
 def _paths_spelling(word: str, grid: Grid, around: list[Path]) -> Iterator[Path]:
@@ -155,22 +210,18 @@ def _ruzzle_words(board: Grid, best: dict[str, tuple[int, Path]]) -> list[Ruzzle
     return sort_words(words, "score")
 
 
-def rack_brute_force(lexicon, rack_text: str) -> list:
+def rack_brute_force(lexicon: Lexicon, rack_text: str) -> list[Match]:
     """Racks by testing every word of the lexicon: the letters it needs beyond the rack must be
     no more than the jokers (they are then exactly what the jokers stand for)."""
-    from solver.anagram import Match, parse_rack, show_jokers
-
     rack = parse_rack(rack_text, lexicon)
     language = lexicon.language
     values = language.tile_values
+    longest = min(language.max_length, rack.size)
     matches = []
-    for word in lexicon.words.iterkeys():
-        if not language.min_length <= len(word) <= min(language.max_length, rack.size):
-            continue
-        lacking = Counter(word) - rack.letters
-        if sum(lacking.values()) > rack.jokers:
-            continue
-        jokers = "".join(sorted(lacking.elements()))
+    for word in letter_table(lexicon).within(
+        rack.letters, rack.jokers, language.min_length, longest
+    ):
+        jokers = "".join(sorted((Counter(word) - rack.letters).elements()))
         score = sum(values.get(c, 0) for c in word) - sum(values.get(c, 0) for c in jokers)
         matches.append(Match(word, show_jokers(word, jokers), score))
     return sorted(matches, key=lambda m: (-len(m.word), m.word))
