@@ -2,6 +2,7 @@
 """Check lexforge's pure-Python aspell reader against the real aspell binary.
 
     nice .venv/bin/python scripts/check-aspell-oracle.py [--lang it fr ...] [--work DIR] [--reuse]
+                                                          [--counts-only] [--reject CHARS]
 
 For each language, aspell itself compiles the raw word lists (``prezip-bin -d | aspell create
 master``, as Debian's aspell-autobuildhash does) with the raw ``.dat``/affix files in a work
@@ -10,7 +11,15 @@ as sorted unique sets (external ``sort -u``, so memory stays flat even for Itali
 with what ``read_aspell`` yields for the same raw dictionary. The pruned stream
 (``reject_chars``) is also checked to equal the full set minus the forms holding a reject character.
 
+The counts of what pruning leaves out (``read_aspell(..., pruned=Counter())``) are checked against a
+brute force over the full stream, duplicates included: the pruned stream's length plus the counts
+must be the full stream's length, and the count of each set of reject characters must be the number
+of full-stream forms holding exactly that set of them. Both streams are consumed as they come.
+
 ``--reuse`` keeps reference files already in the work directory instead of running aspell again.
+``--counts-only`` checks only the counts (no aspell, no sorting: a minute for all languages).
+``--reject`` sets the reject characters of the pruning checks (default: the pipeline's); letters
+make suffix strips remove some of them, e.g. ``--reject "'ae"``.
 Exit status: 0 if every language is equal, 1 otherwise, 2 if a needed tool is missing.
 """
 
@@ -23,7 +32,8 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -41,7 +51,7 @@ LANGUAGES = {
     "nl": ("nl.multi", "nl"),
     "pt": ("pt_PT.multi", "pt_PT"),
 }
-#: What the pipeline rejects (plus other non-letters): the pruning check uses it.
+#: What the pipeline rejects (plus other non-letters): the pruning checks use it unless --reject.
 REJECT_CHARS = frozenset("'-. 0123456789")
 SHOWN_DIFFERENCES = 5
 C_LOCALE = {**os.environ, "LC_ALL": "C"}
@@ -53,7 +63,21 @@ def main() -> int:
     parser.add_argument("--raw", type=Path, default=REPO / "raw", help="raw data directory")
     parser.add_argument("--work", type=Path, default=Path("/tmp/lexforge-aspell-oracle"))
     parser.add_argument("--reuse", action="store_true", help="reuse reference files in --work")
+    parser.add_argument(
+        "--counts-only", action="store_true", help="only check the counts of the pruned forms"
+    )
+    parser.add_argument(
+        "--reject",
+        type=frozenset,
+        default=REJECT_CHARS,
+        metavar="CHARS",
+        help="reject characters of the pruning checks (default: the pipeline's)",
+    )
     args = parser.parse_args()
+    if args.counts_only:
+        failures = [lang for lang in args.lang if not check_counts_only(lang, args)]
+        print("all counts equal" if not failures else f"DIFFERENT: {' '.join(failures)}")
+        return 1 if failures else 0
     for tool in ("aspell", "prezip-bin", "sort", "comm", "grep"):
         if shutil.which(tool) is None:
             print(f"check-aspell-oracle: {tool} not found", file=sys.stderr)
@@ -64,7 +88,8 @@ def main() -> int:
 
 
 def check_language(lang: str, args: argparse.Namespace) -> bool:
-    """Compare one language (full and pruned); print the report; True if all equal."""
+    """Compare one language (full, pruned and the pruned counts); print the report; True if all
+    equal."""
     dictionary, aspell_lang = LANGUAGES[lang]
     source = args.raw / lang / "aspell"
     work = args.work / lang
@@ -77,17 +102,74 @@ def check_language(lang: str, args: argparse.Namespace) -> bool:
 
     started = time.perf_counter()
     mine = work / "lexforge.forms"
-    yielded = sort_unique(read_aspell(source / dictionary), mine)
+    rejected: Counter[frozenset[str]] = Counter()
+    yielded = sort_unique(
+        tally_rejected(read_aspell(source / dictionary), args.reject, rejected), mine
+    )
     mine_seconds = time.perf_counter() - started
     full_equal = report(lang, mine, reference, "aspell", yielded)
     print(f"    time: aspell {aspell_seconds:.1f} s, lexforge (+ sort) {mine_seconds:.1f} s")
 
     pruned = work / "lexforge.pruned.forms"
     expected = work / "expected.pruned.forms"
-    sort_unique(read_aspell(source / dictionary, REJECT_CHARS), pruned)
-    without_rejected(mine, expected)
+    counts: Counter[frozenset[str]] = Counter()
+    kept = sort_unique(read_aspell(source / dictionary, args.reject, counts), pruned)
+    without_rejected(mine, args.reject, expected)
     pruned_equal = report(f"{lang} pruned", pruned, expected, "expected (full minus rejected)")
-    return full_equal and pruned_equal
+    counts_equal = report_counts(lang, yielded, rejected, kept, counts)
+    return full_equal and pruned_equal and counts_equal
+
+
+def check_counts_only(lang: str, args: argparse.Namespace) -> bool:
+    """Check the counts of the forms pruning leaves out of one language (see the module
+    docstring); print the report; True if they are right."""
+    dictionary = args.raw / lang / "aspell" / LANGUAGES[lang][0]
+    rejected: Counter[frozenset[str]] = Counter()
+    yielded = sum(1 for _ in tally_rejected(read_aspell(dictionary), args.reject, rejected))
+    counts: Counter[frozenset[str]] = Counter()
+    kept = sum(1 for _ in read_aspell(dictionary, args.reject, counts))
+    return report_counts(lang, yielded, rejected, kept, counts)
+
+
+def tally_rejected(
+    forms: Iterable[str], reject: frozenset[str], rejected: Counter[frozenset[str]]
+) -> Iterator[str]:
+    """Pass `forms` through, counting in `rejected` each one holding characters of `reject` under
+    the set of those it holds (the brute force the pruned counts must equal)."""
+    for form in forms:
+        chars = reject.intersection(form)
+        if chars:
+            rejected[chars] += 1
+        yield form
+
+
+def report_counts(
+    lang: str,
+    yielded: int,
+    rejected: Counter[frozenset[str]],
+    kept: int,
+    counts: Counter[frozenset[str]],
+) -> bool:
+    """Print the pruned counts beside the brute force over the full stream (`yielded` forms, of
+    which `rejected`) and the pruned stream (`kept` forms); True if they agree."""
+    total_equal = kept + counts.total() == yielded
+    sets_equal = counts == rejected
+    print(
+        f"{lang} pruned counts: {kept} kept + {counts.total()} pruned = "
+        f"{kept + counts.total()}, full stream {yielded}: {'yes' if total_equal else 'NO'}; "
+        f"per reject set equal to the brute force: {'yes' if sets_equal else 'NO'}"
+    )
+    for chars, count in sorted(counts.items(), key=lambda item: (-item[1], sorted(item[0]))):
+        print(f"    {''.join(sorted(chars))!r}: {count}")
+    differing = [
+        chars for chars in counts.keys() | rejected.keys() if counts[chars] != rejected[chars]
+    ]
+    for chars in sorted(differing, key=sorted):
+        print(
+            f"    DIFFERENT {''.join(sorted(chars))!r}: "
+            f"counted {counts[chars]}, brute force {rejected[chars]}"
+        )
+    return total_equal and sets_equal
 
 
 def aspell_forms(source: Path, dict_dir: Path, dictionary: str, lang: str, out: Path) -> None:
@@ -153,9 +235,9 @@ def write_batch(stream: IO[bytes], batch: list[str]) -> int:
     return size
 
 
-def without_rejected(sorted_forms: Path, out: Path) -> None:
-    """Copy the forms that hold no reject character."""
-    patterns = [arg for char in sorted(REJECT_CHARS) for arg in ("-e", char)]
+def without_rejected(sorted_forms: Path, reject: frozenset[str], out: Path) -> None:
+    """Copy the forms that hold no character of `reject`."""
+    patterns = [arg for char in sorted(reject) for arg in ("-e", char)]
     with out.open("wb") as sink:
         result = subprocess.run(
             ["grep", "-v", "-F", *patterns, str(sorted_forms)], stdout=sink, env=C_LOCALE

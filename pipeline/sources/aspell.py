@@ -25,6 +25,7 @@ import gzip
 import re
 import unicodedata
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, starmap
@@ -42,7 +43,11 @@ NON_LETTERS = frozenset("ªµº")
 _CWL_SUFFIX = ".cwl.gz"
 
 
-def read_aspell(path: Path, reject_chars: frozenset[str] = frozenset()) -> Iterator[str]:
+def read_aspell(
+    path: Path,
+    reject_chars: frozenset[str] = frozenset(),
+    pruned: Counter[frozenset[str]] | None = None,
+) -> Iterator[str]:
     """Every form of the aspell dictionary `path` (a .multi or a single .cwl.gz), decoded to str,
     original case, as `aspell dump master | aspell expand` would print them (duplicates allowed).
     With reject_chars, forms containing any of those characters are not generated: affix entries
@@ -50,11 +55,17 @@ def read_aspell(path: Path, reject_chars: frozenset[str] = frozenset()) -> Itera
     filtered, since a strip may remove it). Pruning is exact: the result equals the full set minus
     the forms containing a reject char.
 
+    With `pruned`, every form left out is counted there under the set of reject characters it
+    contains, duplicates included, as if the full stream had been filtered: the yielded forms and
+    the counts add up to the full stream. The counts are derived from the affix entries, without
+    building the pruned forms (see ``_RejectCounter``); they grow as the stream is consumed and
+    are complete once it is exhausted.
+
     Errors (missing or garbled files) raise UserError, one line naming the file."""
     path = Path(path)
     parts = _dictionary_parts(path, ())
     language = _load_language(parts[0])
-    return _generate(parts, language, frozenset(reject_chars))
+    return _generate(parts, language, frozenset(reject_chars), pruned)
 
 
 # --- dictionary structure --------------------------------------------------------------------
@@ -541,7 +552,7 @@ class _AffixTable:
 
     def __init__(self, rules: list[_Rule], suffix: bool, cross: bool) -> None:
         self.cross = cross  # for a suffix flag: whether prefixed forms take it
-        self._suffix = suffix
+        self.suffix = suffix
         self._edge = -1 if suffix else 0  # the condition position at the word's edge
         self._span = max(max(len(rule.condition), rule.strip + 1) for rule in rules)
         by_condition: dict[tuple[_Position, ...], list[_Result]] = {}
@@ -554,10 +565,14 @@ class _AffixTable:
         self._candidates: dict[str, list[tuple[int, re.Pattern[str], list[_Result]]]] = {}
         self._memo: dict[str, tuple[_Result, ...]] = {}
 
+    def key(self, word: str) -> str:
+        """The edge of `word` that decides which entries apply to it."""
+        return word[-self._span :] if self.suffix else word[: self._span]
+
     def applicable(self, word: str) -> tuple[_Result, ...]:
         """The results of the entries whose condition and length limits hold for `word`
         (non-empty)."""
-        key = word[-self._span :] if self._suffix else word[: self._span]
+        key = self.key(word)
         found = self._memo.get(key)
         if found is None:
             found = self._memo[key] = self._match(key)
@@ -576,7 +591,7 @@ class _AffixTable:
         size = len(key)
         found: list[_Result] = []
         for length, pattern, results in candidates:
-            if size >= length and pattern.match(key, size - length if self._suffix else 0):
+            if size >= length and pattern.match(key, size - length if self.suffix else 0):
                 found += [result for result in results if result[0] < size]
         return tuple(found)
 
@@ -588,16 +603,18 @@ def _accepts(position: _Position, char: str) -> bool:
 
 
 class _Expander:
-    """Expands a root and its flags into its forms, as aspell's ``AffixMgr::expand``."""
+    """Expands a root and its flags into its forms, as aspell's ``AffixMgr::expand``.
+
+    ``prefixes`` and ``suffixes`` are the tables of the flags that keep entries."""
 
     def __init__(self, rules: _AffixRules, keep: Callable[[_Rule], bool]) -> None:
         """Use only the entries `keep` accepts (all of them when not pruning)."""
-        self._prefixes = {
+        self.prefixes = {
             flag: _AffixTable(kept, suffix=False, cross=False)
             for flag, entries in rules.prefixes.items()
             if (kept := [rule for rule in entries if keep(rule)])
         }
-        self._suffixes = {
+        self.suffixes = {
             flag: _AffixTable(kept, suffix=True, cross=rules.suffix_cross[flag])
             for flag, entries in rules.suffixes.items()
             if (kept := [rule for rule in entries if keep(rule)])
@@ -607,8 +624,8 @@ class _Expander:
         """How many of `flags` have an entry that applies to `word`."""
         return sum(
             bool(
-                (flag in self._prefixes and self._prefixes[flag].applicable(word))
-                or (flag in self._suffixes and self._suffixes[flag].applicable(word))
+                (flag in self.prefixes and self.prefixes[flag].applicable(word))
+                or (flag in self.suffixes and self.suffixes[flag].applicable(word))
             )
             for flag in flags
         )
@@ -624,13 +641,13 @@ class _Expander:
         cross_suffixes: list[_Result] = []
         crossing: list[str] = []
         for flag in flags:
-            table = self._suffixes.get(flag)
+            table = self.suffixes.get(flag)
             if table is not None:
                 found = table.applicable(root)
                 suffixes += found
                 if table.cross:
                     cross_suffixes += found
-            table = self._prefixes.get(flag)
+            table = self.prefixes.get(flag)
             if table is not None:
                 for strip, add, cross in table.applicable(root):
                     form = add + root[strip:]
@@ -650,14 +667,17 @@ class _Expander:
 
 
 def _generate(
-    parts: list[Path], language: _Language, reject_chars: frozenset[str]
+    parts: list[Path],
+    language: _Language,
+    reject_chars: frozenset[str],
+    pruned: Counter[frozenset[str]] | None,
 ) -> Iterator[str]:
     """The forms of every part (see ``read_aspell``), streamed part by part, root by root.
 
     The roots' lists of forms are chained in C (no Python code runs per form)."""
     rules = language.affixes or _AffixRules()
     full = _Expander(rules, lambda rule: True)
-    forms_of = _pruned_expansion(rules, full, reject_chars) if reject_chars else full.expand
+    forms_of = _pruned_expansion(rules, full, reject_chars, pruned) if reject_chars else full.expand
     per_part = (starmap(forms_of, _roots(part, language, full)) for part in parts)
     return chain.from_iterable(chain.from_iterable(roots) for roots in per_part)
 
@@ -671,28 +691,48 @@ def _roots(part: Path, language: _Language, full: _Expander) -> Iterable[tuple[s
 
 
 def _pruned_expansion(
-    rules: _AffixRules, full: _Expander, reject_chars: frozenset[str]
+    rules: _AffixRules,
+    full: _Expander,
+    reject_chars: frozenset[str],
+    pruned: Counter[frozenset[str]] | None,
 ) -> Callable[[str, str], list[str]]:
-    """A function giving the forms of a root without those containing a reject character.
+    """A function giving the forms of a root without those containing a reject character, and
+    counting those in `pruned` if given.
 
     Entries whose ``add`` contains one are dropped: their add survives whole in every form they
     make, except a cross prefix whose reject character a suffix strip can reach (see
     ``_strippable_prefix``). Roots holding a reject character, or flags with such a prefix, are
-    expanded in full and filtered."""
+    expanded in full and filtered (and the forms filtered out are counted one by one); the forms
+    the dropped entries would have made are counted by ``_RejectCounter``."""
     reject = re.compile(f"[{_class_body(reject_chars)}]").search
-    pruned = _Expander(rules, lambda rule: reject_chars.isdisjoint(rule.add))
+    kept_entries = _Expander(rules, lambda rule: reject_chars.isdisjoint(rule.add))
     careful = {
         flag
         for flag, entries in rules.prefixes.items()
         if any(_strippable_prefix(rule, reject_chars) for rule in entries)
     }
+    counter = None if pruned is None else _RejectCounter(full, reject_chars, pruned)
+
+    def filtered(forms: list[str]) -> list[str]:
+        """`forms` without those holding a reject character, which are counted."""
+        if counter is None:
+            return [form for form in forms if not reject(form)]
+        kept = []
+        for form in forms:
+            if reject(form):
+                counter.count_form(form)
+            else:
+                kept.append(form)
+        return kept
 
     def forms_of(root: str, flags: str) -> list[str]:
-        if not flags:
-            return [] if reject(root) else [root]
         if reject(root) or (careful and not careful.isdisjoint(flags)):
-            return [form for form in full.expand(root, flags) if not reject(form)]
-        return pruned.expand(root, flags)
+            return filtered(full.expand(root, flags))
+        if not flags:
+            return [root]
+        if counter is not None:
+            counter.count_root(root, flags)
+        return kept_entries.expand(root, flags)
 
     return forms_of
 
@@ -703,3 +743,123 @@ def _strippable_prefix(rule: _Rule, reject_chars: frozenset[str]) -> bool:
     if the prefix stripped more than the add's tail from its first reject character on."""
     first = next((i for i, char in enumerate(rule.add) if char in reject_chars), None)
     return rule.cross and first is not None and rule.strip > len(rule.add) - first
+
+
+# The reject characters of the adds of some entries → how many entries have them.
+_Tally = tuple[tuple[frozenset[str], int], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class _Rejected:
+    """The entries of one flag on one side that apply to a root, as far as reject characters go."""
+
+    alone: _Tally  # of the entries whose add has reject characters: their forms are rejected
+    crossing: _Tally  # of the entries taking part in cross products (empty sets included)
+    crossing_entries: tuple[tuple[int, str], ...]  # (strip, add) of those entries
+    reach: int  # the longest strip of those entries
+
+
+class _RejectCounter:
+    """Counts, by their set of reject characters, the forms of a root's full expansion that hold
+    reject characters, without building the forms of roots that hold none.
+
+    For such a root, a prefix form (``add + root[strip:]``) or a suffix form (``root[:-strip] +
+    add``) holds exactly the reject characters of its entry's add. A cross-product form is a
+    prefix form whose end loses the suffix's strip, then gains the suffix's add: it holds the
+    reject characters of both adds, unless the suffix strip reaches into the prefix add, which
+    takes a root no longer than the two strips together. So, for longer roots, the count of a
+    pair of flags only depends on how many crossing entries of each flag have each reject set:
+    pairs of sets are counted, not pairs of entries. What the entries of a flag give is memoized
+    on the edge of the root that decides which entries apply (see ``_AffixTable``)."""
+
+    def __init__(
+        self, full: _Expander, reject_chars: frozenset[str], pruned: Counter[frozenset[str]]
+    ) -> None:
+        """Count the forms of `full` (the expander with every entry) in `pruned`."""
+        self._reject_chars = reject_chars
+        self._pruned = pruned
+        #: flag → its prefix and suffix tables, each with its summaries by root edge
+        self._sides: dict[str, list[tuple[_AffixTable, dict[str, _Rejected]]]] = {}
+        for tables in (full.prefixes, full.suffixes):
+            for flag, table in tables.items():
+                self._sides.setdefault(flag, []).append((table, {}))
+        #: (prefix summary, suffix summary) → their rejected cross products on a long root
+        self._pairs: dict[tuple[_Rejected, _Rejected], _Tally] = {}
+
+    def count_form(self, form: str) -> None:
+        """Count one rejected form."""
+        self._pruned[self._reject_chars.intersection(form)] += 1
+
+    def count_root(self, root: str, flags: str) -> None:
+        """Count the rejected forms of `root` (which holds no reject character) with `flags`,
+        as ``_Expander.expand`` makes them: each flag's prefix and suffix forms, then the
+        cross products of the crossing prefix entries with the crossing suffix entries."""
+        pruned = self._pruned
+        crossing: tuple[list[_Rejected], list[_Rejected]] = ([], [])  # prefixes, suffixes
+        for flag in flags:
+            for table, memo in self._sides.get(flag, ()):
+                key = table.key(root)
+                rejected = memo.get(key)
+                if rejected is None:
+                    rejected = memo[key] = self._rejected(table, table.applicable(root))
+                for chars, count in rejected.alone:
+                    pruned[chars] += count
+                if rejected.crossing:
+                    crossing[table.suffix].append(rejected)
+        size = len(root)
+        for prefix in crossing[False]:
+            for suffix in crossing[True]:
+                if size > prefix.reach + suffix.reach:
+                    pair = (prefix, suffix)
+                    tally = self._pairs.get(pair)
+                    if tally is None:
+                        tally = self._pairs[pair] = _cross_tally(prefix, suffix)
+                    for chars, count in tally:
+                        pruned[chars] += count
+                else:
+                    self._count_short_cross(size, prefix, suffix)
+
+    def _count_short_cross(self, size: int, prefix: _Rejected, suffix: _Rejected) -> None:
+        """Count the rejected cross products of a root of `size` characters entry by entry: the
+        suffix strip may reach into the prefix add, or leave no form at all."""
+        reject_chars = self._reject_chars
+        for prefix_strip, prefix_add in prefix.crossing_entries:
+            form_size = len(prefix_add) + size - prefix_strip
+            for suffix_strip, suffix_add in suffix.crossing_entries:
+                kept = form_size - suffix_strip  # how much of the prefix form is left
+                if kept > 0:
+                    chars = reject_chars.intersection(prefix_add[:kept] + suffix_add)
+                    if chars:
+                        self._pruned[chars] += 1
+
+    def _rejected(self, table: _AffixTable, results: tuple[_Result, ...]) -> _Rejected:
+        """Summarize the applicable `results` of `table`. A prefix entry crosses if its own
+        header said ``Y``; a suffix entry if its flag does (as in ``_Expander.expand``)."""
+        alone: Counter[frozenset[str]] = Counter()
+        crossing: Counter[frozenset[str]] = Counter()
+        crossing_entries: list[tuple[int, str]] = []
+        for strip, add, cross in results:
+            chars = self._reject_chars.intersection(add)
+            if chars:
+                alone[chars] += 1
+            if table.cross if table.suffix else cross:
+                crossing[chars] += 1
+                crossing_entries.append((strip, add))
+        return _Rejected(
+            alone=tuple(alone.items()),
+            crossing=tuple(crossing.items()),
+            crossing_entries=tuple(crossing_entries),
+            reach=max((strip for strip, _ in crossing_entries), default=0),
+        )
+
+
+def _cross_tally(prefix: _Rejected, suffix: _Rejected) -> _Tally:
+    """The rejected cross products of the crossing entries of a prefix and a suffix flag on a
+    root long enough for every suffix strip to leave every prefix add whole, by reject set."""
+    tally: Counter[frozenset[str]] = Counter()
+    for prefix_chars, prefix_count in prefix.crossing:
+        for suffix_chars, suffix_count in suffix.crossing:
+            chars = prefix_chars | suffix_chars
+            if chars:
+                tally[chars] += prefix_count * suffix_count
+    return tuple(tally.items())
