@@ -82,6 +82,16 @@ class Normalizer:
                 yield word
         self.read += read
 
+    def count_pruned(self, pruned: Counter[frozenset[str]]) -> None:
+        """Count entries a reader pruned (never generated) as read and rejected: by the reject
+        characters each held, under the first reason that ``__call__`` would have given."""
+        for chars, count in pruned.items():
+            reason = next(
+                r for r, c in CHARACTER_REASONS.items() if self.reject[r] and chars & set(c)
+            )
+            self.rejected[reason] += count
+            self.read += count
+
     def __call__(self, entry: str) -> str | None:
         """The normalized word, or None (the reason is counted in ``rejected``)."""
         reason = self._reason(entry)

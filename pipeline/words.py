@@ -14,6 +14,7 @@ import argparse
 import json
 import logging
 import sys
+from collections import Counter
 from pathlib import Path
 
 from pipeline.atomic import atomic_open
@@ -32,10 +33,12 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
     stats = []
     for source in spec.sources:
         normalizer = Normalizer(spec.language, source.case_sensitive, spec.reject)
+        pruned: Counter[frozenset[str]] = Counter()
         entries = read_entries(
-            source.format, source.path, source.encoding, normalizer.reject_chars()
+            source.format, source.path, source.encoding, normalizer.reject_chars(), pruned
         )
         unique = set(normalizer.normalize_all(entries))
+        normalizer.count_pruned(pruned)
         per_source.append(unique)
         read = normalizer.read
         kept = read - sum(normalizer.rejected.values())

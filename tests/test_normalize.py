@@ -1,6 +1,8 @@
 """Normalization edge cases: NFKD, ß, ligatures, combining sequences, rejections by reason."""
 
 import dataclasses
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -8,9 +10,10 @@ from pipeline.normalize import DEFAULT_REJECT, Normalizer
 from solver.language import Language
 from solver.text import fold_word
 
-FR = Language.load("fr")
-DE = Language.load("de")
-ES = Language.load("es")
+ROOT = Path(__file__).resolve().parent.parent
+FR = Language.load("fr", config_dir=ROOT / "config/languages")
+DE = Language.load("de", config_dir=ROOT / "config/languages")
+ES = Language.load("es", config_dir=ROOT / "config/languages")
 
 
 @pytest.mark.parametrize(
@@ -92,3 +95,23 @@ def test_reject_chars_feed_the_aspell_pruning():
     assert {"'", "-", " ", ".", "0"} <= chars
     relaxed = Normalizer(FR, reject={**DEFAULT_REJECT, "apostrophe": False}).reject_chars()
     assert "'" not in relaxed and "-" in relaxed
+
+
+def test_pruned_forms_count_as_read_and_rejected_under_the_first_reason():
+    normalizer = Normalizer(FR)
+    normalizer.count_pruned(Counter({frozenset("'"): 5, frozenset("-"): 2, frozenset("'-"): 3}))
+    assert normalizer.read == 10
+    assert normalizer.rejected == {"apostrophe": 8, "hyphen": 2}
+    assert Normalizer(FR)("l'arc-en-ciel") is None  # the same precedence as for read entries
+
+
+def test_aspell_source_statistics_include_pruned_forms():
+    from pipeline.config import load_config
+    from pipeline.words import collect_words
+
+    spec = load_config(ROOT / "config/config.yaml").lexicons["pt"]
+    words, masks, stats = collect_words(dataclasses.replace(spec, sources=spec.sources[1:]))
+    (aspell,) = stats
+    assert aspell["read"] == 439_461  # every form aspell expands, duplicates included
+    assert aspell["read"] == aspell["kept"] + sum(aspell["rejected"].values())
+    assert aspell["rejected"]["hyphen"] >= 20 and len(words) == len(masks) == aspell["words"]

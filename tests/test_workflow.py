@@ -71,8 +71,16 @@ def test_changing_one_raw_file_rebuilds_only_its_lexicon(swedish):
     assert failed.returncode != 0
     assert "racks.txt:ÄLG**: solver vs expected: 1 unexpected: eLd" in failed.stderr
     assert "ELD" in (swedish / "build/sv-ods/words.txt").read_text(encoding="utf-8").split()
-    refresh = [sys.executable, "-m", "pipeline.validate", "--lexicon", "build/sv-ods",
-               "--reference", "raw/sv/reference", "--refresh"]
+    refresh = [
+        sys.executable,
+        "-m",
+        "pipeline.validate",
+        "--lexicon",
+        "build/sv-ods",
+        "--reference",
+        "raw/sv/reference",
+        "--refresh",
+    ]
     subprocess.run(refresh, cwd=swedish, check=True, capture_output=True)
     snakemake(swedish, "all")
 

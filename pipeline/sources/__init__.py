@@ -5,6 +5,7 @@ Readers know nothing of games or normalization; ``READERS`` maps a format name t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,13 +19,21 @@ CASE_SENSITIVE = {"dict": True, "ods": False, "freelang": True, "aspell": True}
 
 
 def read_entries(
-    fmt: str, path: Path, encoding: str | None = None, reject_chars: frozenset[str] = frozenset()
+    fmt: str,
+    path: Path,
+    encoding: str | None = None,
+    reject_chars: frozenset[str] = frozenset(),
+    pruned: Counter[frozenset[str]] | None = None,
 ) -> Iterator[str]:
-    """Entries of ``path`` read as ``fmt``; ``reject_chars`` lets aspell prune forms early."""
+    """Entries of ``path`` read as ``fmt``.
+
+    ``reject_chars`` lets the aspell reader skip forms holding them without generating them;
+    ``pruned`` then counts those forms by the set of reject characters each held.
+    """
     if fmt == "aspell":
         from pipeline.sources.aspell import read_aspell
 
-        return read_aspell(path, reject_chars)
+        return read_aspell(path, reject_chars, pruned)
     readers: dict[str, Callable[..., Iterator[str]]] = {
         "dict": read_dict,
         "ods": read_ods,

@@ -1,0 +1,47 @@
+"""The tables step on small hand-made inputs (the real build is checked in test_artifacts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline.tables import main
+from solver.language import Language
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_words_that_look_like_missing_values_stay_words(tmp_path):
+    words = ["NA", "NAN", "NULL", "NONE", "TRUE"]
+    (tmp_path / "words.tsv").write_text("".join(f"{w}\t1\n" for w in words))
+    lines = sorted("".join(sorted(w)) + "=" + w for w in words)
+    (tmp_path / "anagrams.txt").write_text("\n".join(lines) + "\n")
+    sources = '[{"id": "dict:x", "read": 5, "kept": 5, "words": 5, "rejected": {"dot": 0}}]'
+    (tmp_path / "sources.json").write_text(sources)
+    args = [
+        "--config",
+        str(ROOT / "config/config.yaml"),
+        "--lexicon",
+        "en",
+        "--out",
+        str(tmp_path),
+        "--words",
+        str(tmp_path / "words.tsv"),
+        "--sources",
+        str(tmp_path / "sources.json"),
+        "--anagrams",
+        str(tmp_path / "anagrams.txt"),
+    ]
+    assert main(args) == 0
+    letters = {r["letter"]: r for r in pq.read_table(tmp_path / "letters.parquet").to_pylist()}
+    assert letters["N"]["occurrences"] == 6 and letters["N"]["words_containing"] == 4
+    assert letters["N"]["word_initial"] == 4 and letters["T"]["word_initial"] == 1
+    assert (
+        letters["A"]["scrabble_value"]
+        == Language.load("en", config_dir=ROOT / "config/languages").tile_values["A"]
+    )
+    stats = pq.read_table(tmp_path / "stats.parquet").to_pylist()
+    lengths = {r["key"]: r["value"] for r in stats if r["metric"] == "word_length"}
+    assert lengths == {"2": 1, "3": 1, "4": 3}
+    assert {r["key"]: r["value"] for r in stats if r["metric"] == "source_overlap"} == {"dict:x": 5}
