@@ -14,7 +14,6 @@ From ``words.tsv`` writes into ``build/<lexicon>/``:
 
 from __future__ import annotations
 
-import argparse
 import logging
 import sys
 from pathlib import Path
@@ -22,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.compile import read_words_tsv, save_graph, save_trie, write_lines
-from pipeline.config import load_config
-from solver.errors import UserError, report_user_errors
+from pipeline.step import lexicon_spec, step_parser
+from solver.errors import report_user_errors
 from solver.graph import build_graph
 from solver.lexicon import ANAGRAM_GRAPH_FILE
 
@@ -73,18 +72,13 @@ def build_index(words: list[str], alphabet: str, out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
-    parser.add_argument("--lexicon", required=True)
+    parser = step_parser(__doc__)
     parser.add_argument("--words", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
-    config = load_config(args.config, check_files=False)
-    if args.lexicon not in config.lexicons:
-        raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
+    spec = lexicon_spec(args)
     words = read_words_tsv(args.words)
-    build_index(words, config.lexicons[args.lexicon].language.alphabet, args.out)
+    build_index(words, spec.language.alphabet, args.out)
     log.info("%s: anagram index of %d words in %s", args.lexicon, len(words), args.out)
     return 0
 

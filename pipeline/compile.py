@@ -13,7 +13,6 @@ From ``words.tsv`` writes into ``build/<lexicon>/``:
 
 from __future__ import annotations
 
-import argparse
 import logging
 import sys
 from pathlib import Path
@@ -22,8 +21,9 @@ import marisa_trie
 import numpy as np
 
 from pipeline.atomic import atomic_open, atomic_path
-from pipeline.config import language_json, load_config
-from solver.errors import UserError, report_user_errors
+from pipeline.config import language_json
+from pipeline.step import lexicon_spec, step_parser
+from solver.errors import report_user_errors
 from solver.graph import GRAPH_FILE, build_graph
 
 log = logging.getLogger("pipeline.compile")
@@ -62,17 +62,11 @@ def compile_lexicon(words: list[str], language_text: str, alphabet: str, out: Pa
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
-    parser.add_argument("--lexicon", required=True)
+    parser = step_parser(__doc__)
     parser.add_argument("--words", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
-    config = load_config(args.config, check_files=False)
-    if args.lexicon not in config.lexicons:
-        raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
-    spec = config.lexicons[args.lexicon]
+    spec = lexicon_spec(args)
     words = read_words_tsv(args.words)
     compile_lexicon(words, language_json(spec), spec.language.alphabet, args.out)
     log.info("%s: %d words compiled into %s", args.lexicon, len(words), args.out)

@@ -10,7 +10,6 @@ byte-identical manifest.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import sys
@@ -18,8 +17,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 from pipeline.atomic import atomic_open
-from pipeline.config import load_config
-from solver.errors import UserError, report_user_errors
+from pipeline.step import step_config, step_parser
+from solver.errors import report_user_errors
 from solver.verify import sha256_file
 
 TOOLS = ("lexforge", "marisa-trie", "numpy", "numba", "pyarrow", "snakemake", "unidecode")
@@ -49,18 +48,14 @@ def build_manifest(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
-    parser.add_argument("--lexicon", required=True)
+    parser = step_parser(__doc__)
     parser.add_argument("--sources", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True, help="manifest.json to write")
     parser.add_argument("artifacts", type=Path, nargs="+")
     args = parser.parse_args(argv)
-    config = load_config(args.config, check_files=False)
-    if args.lexicon not in config.lexicons:
-        raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
-    sources = json.loads(args.sources.read_text(encoding="utf-8"))
+    config = step_config(args)
     spec = config.lexicons[args.lexicon]
+    sources = json.loads(args.sources.read_text(encoding="utf-8"))
     manifest = build_manifest(
         args.lexicon, spec.language.code, config.version, sources, args.artifacts
     )

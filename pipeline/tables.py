@@ -15,7 +15,6 @@ word-initial count, Scrabble tiles and value, Ruzzle value (null where the langu
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -26,8 +25,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.atomic import atomic_path
-from pipeline.config import load_config
-from solver.errors import UserError, report_user_errors
+from pipeline.step import lexicon_spec, step_parser
+from solver.errors import report_user_errors
 from solver.language import Language
 
 
@@ -149,20 +148,16 @@ def read_anagram_keys(path: Path) -> pd.Series:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
-    parser.add_argument("--lexicon", required=True)
+    parser = step_parser(__doc__)
     parser.add_argument("--words", type=Path, required=True)
     parser.add_argument("--sources", type=Path, required=True)
     parser.add_argument("--anagrams", type=Path, required=True, help="the compiled anagrams.txt")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    config = load_config(args.config, check_files=False)
-    if args.lexicon not in config.lexicons:
-        raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
+    spec = lexicon_spec(args)
     words = read_words_tsv(args.words)
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
-    language = config.lexicons[args.lexicon].language
+    language = spec.language
     write_parquet(letter_table(words["word"], language), args.out / "letters.parquet")
     write_parquet(
         stats_table(words, read_anagram_keys(args.anagrams), sources), args.out / "stats.parquet"

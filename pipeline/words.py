@@ -10,7 +10,6 @@ rejections by reason).
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import sys
@@ -18,9 +17,10 @@ from collections import Counter
 from pathlib import Path
 
 from pipeline.atomic import atomic_open
-from pipeline.config import LexiconSpec, load_config
+from pipeline.config import LexiconSpec
 from pipeline.normalize import REASONS, Normalizer
 from pipeline.sources import read_entries
+from pipeline.step import lexicon_spec, step_parser
 from solver.errors import UserError, report_user_errors
 from solver.verify import sha256_file
 
@@ -76,17 +76,12 @@ def write_words_tsv(words: list[str], masks: list[int], path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
-    parser.add_argument("--lexicon", required=True)
+    parser = step_parser(__doc__)
     parser.add_argument("--words", type=Path, required=True)
     parser.add_argument("--sources", type=Path, required=True)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
-    config = load_config(args.config)
-    if args.lexicon not in config.lexicons:
-        raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
-    words, masks, stats = collect_words(config.lexicons[args.lexicon])
+    spec = lexicon_spec(args, check_files=True)
+    words, masks, stats = collect_words(spec)
     write_words_tsv(words, masks, args.words)
     with atomic_open(args.sources) as out:
         json.dump(stats, out, indent=1, sort_keys=True)

@@ -45,4 +45,10 @@ def language_file(wildcards):
     return str(BUILD.lexicons[wildcards.lexicon].language_file)
 
 
-COMMON_CODE = ("pipeline/config.py", "pipeline/atomic.py", "solver/language.py", "solver/errors.py")
+COMMON_CODE = (
+    "pipeline/config.py",
+    "pipeline/step.py",
+    "pipeline/atomic.py",
+    "solver/language.py",
+    "solver/errors.py",
+)

@@ -154,7 +154,9 @@ def cmd_ruzzle(args: argparse.Namespace) -> None:
     lexicon = load_lexicon(args)
     text, source = read_input(args.board)
     boards = parse_grids(text, lexicon.language, source=source, multipliers=True)
-    values = ruzzle.parse_values(args.values, "--values") if args.values else None
+    values = None
+    if args.values:  # overrides merge over the language's table
+        values = {**lexicon.language.ruzzle_values, **ruzzle.parse_values(args.values, "--values")}
     results = []
     for board in boards:
         words = ruzzle.sort_words(ruzzle.solve(lexicon, board, values=values), args.sort)

@@ -36,7 +36,9 @@ def test_anagram_plain_and_json(build_dir):
 def test_anagram_score_sort_prints_scores(build_dir):
     lines = run("anagram", "ZEBRA", "--lexicon", "en", "--sort", "score").stdout.splitlines()
     scores = [int(line.split("\t")[1]) for line in lines]
-    assert lines[0].startswith("ZEBRA\t") and scores == sorted(scores, reverse=True)
+    assert scores == sorted(scores, reverse=True) and "ZEBRA\t16" in lines
+    top = [line.split("\t")[0] for line in lines if line.endswith(f"\t{scores[0]}")]
+    assert top == sorted(top)  # ties alphabetical
 
 
 def test_pattern(build_dir):
@@ -62,7 +64,7 @@ def test_boggle_blocks_paths_scores(build_dir, tmp_path):
 def test_worddle_reproduces_the_brief(tmp_path):
     """Grid on stdin, words one per line, longest first then alphabetical, no duplicates."""
     done = run(
-        "worddle", "-d", str(WORDDLE_DICT), "-s", "4", stdin="a b e l\ns o n m\ne d a s\nt s e b\n"
+        "worddle", "-d", str(WORDDLE_DICT), "-s", "4", stdin="a b e l\nt n o s\nm e d a\nr i s e\n"
     )
     words = done.stdout.split()
     assert done.returncode == 0 and words == sorted(set(words), key=lambda w: (-len(w), w))
@@ -79,7 +81,8 @@ def test_ruzzle_elzzur_demo_board(build_dir, tmp_path):
     assert " ".join(rows["COHESIVE"][2:]) == "(2,0) (1,0) (1,1) (1,2) (0,2) (1,3) (2,3) (3,3)"
     assert "Number of words:" in out and "Maximum total score:" in out
     values = run("ruzzle", str(board), "--lexicon", "en", "--values", "C=10", "--json").stdout
-    assert json.loads(values)[0]["words"]
+    rescored = {w["word"]: w["score"] for w in json.loads(values)[0]["words"]}
+    assert rescored["COHESIVE"] == (10 + 1 + 4 + 1 + 1 + 1 + 4 + 1) * 12 + 20  # C: 4 → 10
 
 
 def test_generate_is_reproducible_and_readable(build_dir):

@@ -1,0 +1,32 @@
+"""What every per-lexicon build step shares: its command line and the lexicon it builds."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from pipeline.config import BuildConfig, LexiconSpec, load_config
+from solver.errors import UserError
+
+
+def step_parser(doc: str) -> argparse.ArgumentParser:
+    """A parser with the ``--config`` and ``--lexicon`` options every step takes."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
+    parser.add_argument("--lexicon", required=True)
+    return parser
+
+
+def step_config(args: argparse.Namespace, *, check_files: bool = False) -> BuildConfig:
+    """The validated configuration, which must name ``--lexicon``; logging set up for the step."""
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    config = load_config(args.config, check_files=check_files)
+    if args.lexicon not in config.lexicons:
+        raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
+    return config
+
+
+def lexicon_spec(args: argparse.Namespace, *, check_files: bool = False) -> LexiconSpec:
+    """The spec of ``--lexicon`` (see ``step_config``)."""
+    return step_config(args, check_files=check_files).lexicons[args.lexicon]
