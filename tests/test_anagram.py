@@ -18,41 +18,16 @@ from solver.lexicon import Lexicon
 
 @pytest.fixture(scope="module")
 def toy() -> Lexicon:
-    words = [
-        "ELEPHANT",
-        "PLANE",
-        "PANEL",
-        "PENAL",
-        "NAPE",
-        "PEN",
-        "TEN",
-        "NET",
-        "ANT",
-        "TAN",
-        "CHAT",
-        "CHATS",
-        "TACHE",
-        "EH",
-        "HE",
-    ]
-    return Lexicon.from_words(words, language("fr"))
+    return Lexicon.from_words(TOY_WORDS, language("fr"))
+
+
+TOY_WORDS = ("ELEPHANT", "PLANE", "PANEL", "PENAL", "NAPE", "PEN", "TEN", "NET", "ANT", "TAN",
+             "CHAT", "CHATS", "TACHE", "EH", "HE")  # fmt: skip
 
 
 def test_subset_anagrams_like_the_seed(toy):
-    assert {m.word for m in anagram(toy, "ELEPHANT")} == {
-        "ELEPHANT",
-        "PLANE",
-        "PANEL",
-        "PENAL",
-        "NAPE",
-        "PEN",
-        "TEN",
-        "NET",
-        "ANT",
-        "TAN",
-        "EH",
-        "HE",
-    }
+    needs_c = {"CHAT", "CHATS", "TACHE"}  # ELEPHANT has no C
+    assert {m.word for m in anagram(toy, "ELEPHANT")} == set(TOY_WORDS) - needs_c
 
 
 def test_exact_and_bounds(toy):
