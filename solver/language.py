@@ -78,11 +78,3 @@ class Language:
             return cls.from_dict(yaml.safe_load(text))
         except (yaml.YAMLError, KeyError, TypeError, ValueError) as error:
             raise UserError(f"{path}: not a valid language file ({error})") from None
-
-    def letter_index(self) -> dict[str, int]:
-        """Alphabet letter → index used by the letter graph."""
-        return {letter: i for i, letter in enumerate(self.alphabet)}
-
-    def scrabble_value(self, letter: str) -> int:
-        """Scrabble value of one letter; letters with no tile score 0."""
-        return self.tile_values.get(letter, 0)

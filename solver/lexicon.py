@@ -9,7 +9,6 @@ graph is loaded with ``numpy.load(mmap_mode="r")`` on first use.
 from __future__ import annotations
 
 import ast
-import json
 import mmap
 from collections.abc import Iterable
 from functools import cached_property
@@ -118,11 +117,6 @@ class Lexicon:
 
     def __len__(self) -> int:
         return len(self.words)
-
-    def manifest(self) -> dict:
-        if self.path is None:
-            return {}
-        return json.loads((self.path / "manifest.json").read_text(encoding="utf-8"))
 
 
 NODE_DESCR = [("mask", "<u8"), ("first", "<i4"), ("word", "<i4")]
