@@ -33,6 +33,21 @@ def anagram_key(word: str) -> str:
     return "".join(sorted(word))
 
 
+def find_lexicon_dir(spec: str | Path, build_dir: Path = BUILD_DIR) -> Path:
+    """The directory of a lexicon given by name (``build/<name>/``) or path; UserError naming
+    the ``snakemake`` command that builds it when there is none."""
+    path = Path(spec)
+    if path.is_dir():
+        return path
+    named = build_dir / str(spec)
+    if "/" in str(spec) or not named.is_dir():
+        raise UserError(
+            f"{named if '/' not in str(spec) else path}: no built lexicon '{spec}'; "
+            f"build it with: snakemake --cores 2 build/{path.name}/manifest.json"
+        )
+    return named
+
+
 class Lexicon:
     """Words, anagram index and letter graph of one lexicon, with its language."""
 
@@ -53,15 +68,7 @@ class Lexicon:
     @classmethod
     def open(cls, spec: str | Path, build_dir: Path = BUILD_DIR) -> Lexicon:
         """Open a built lexicon by name (``build/<name>/``) or directory path."""
-        path = Path(spec)
-        if not path.is_dir():
-            named = build_dir / str(spec)
-            if "/" in str(spec) or not named.is_dir():
-                raise UserError(
-                    f"{named if '/' not in str(spec) else path}: no built lexicon '{spec}'; "
-                    f"build it with: snakemake --cores 2 build/{Path(str(spec)).name}/manifest.json"
-                )
-            path = named
+        path = find_lexicon_dir(spec, build_dir)
         missing = [name for name in REQUIRED if not (path / name).is_file()]
         if missing:
             raise UserError(

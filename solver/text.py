@@ -28,36 +28,27 @@ def _fold_char(char: str, fold_items: tuple[tuple[str, str], ...]) -> str:
 
 
 def fold_word(word: str, language: Language) -> str:
-    """``word`` folded to the language's letters (other characters stay, to be rejected)."""
-    keep = language.keep
-    if keep:
-        # Protect kept letters (in either case) from decomposition with placeholders.
-        pieces = [fold_word_plain(part, language) for part in _split_keep(word, keep)]
-        return "".join(pieces)
-    return fold_word_plain(word, language)
+    """``word`` folded to the language's letters (other characters stay, to be rejected).
 
-
-def _split_keep(word: str, keep: str) -> list[str]:
-    parts: list[str] = []
-    current = ""
+    Letters of ``language.keep`` (in either case) are left whole; the runs between them fold.
+    """
+    if not language.keep:
+        return _fold(word, language)
+    pieces = []
+    run = ""
     for char in unicodedata.normalize("NFC", word):
-        upper = char.upper()
-        if upper in keep:
-            if current:
-                parts.append(current)
-            parts.append("\0" + upper)
-            current = ""
+        if char.upper() in language.keep:
+            pieces += [_fold(run, language), char.upper()]
+            run = ""
         else:
-            current += char
-    if current:
-        parts.append(current)
-    return parts
+            run += char
+    pieces.append(_fold(run, language))
+    return "".join(pieces)
 
 
-def fold_word_plain(word: str, language: Language) -> str:
-    if word.startswith("\0"):
-        return word[1:]
-    decomposed = unicodedata.normalize("NFKD", word)
+def _fold(text: str, language: Language) -> str:
+    """NFKD, marks dropped, uppercased, letters NFKD leaves whole folded."""
+    decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c)).upper()
     if stripped.isascii():
         return stripped

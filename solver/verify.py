@@ -6,20 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from solver.errors import UserError
-from solver.lexicon import BUILD_DIR
-
-
-def lexicon_dir(spec: str) -> Path:
-    path = Path(spec)
-    if path.is_dir():
-        return path
-    if (BUILD_DIR / spec).is_dir():
-        return BUILD_DIR / spec
-    raise UserError(
-        f"{spec}: no built lexicon; build it with: "
-        f"snakemake --cores 2 build/{path.name}/manifest.json"
-    )
+from solver.lexicon import find_lexicon_dir
 
 
 def sha256_file(path: Path | str) -> str:
@@ -33,7 +20,7 @@ def sha256_file(path: Path | str) -> str:
 
 def verify(spec: str) -> list[str]:
     """Problems found (missing, resized or altered artifacts); empty when all match."""
-    folder = lexicon_dir(spec)
+    folder = find_lexicon_dir(spec)
     manifest_path = folder / "manifest.json"
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
