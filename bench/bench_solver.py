@@ -3,12 +3,13 @@
     python bench/bench_solver.py                    # raw/fr/dict/french, normalized first
     python bench/bench_solver.py --lexicon fr       # a built lexicon (build/fr/) or a directory
 
-Figures: numba warm-up (first calls: compilation, or loading numba's on-disk cache), 4×4 Boggle
-boards per second through ``solve_batch`` on one thread and on all (median of ``--repeat`` runs;
-on a shared machine the second depends on what else runs), one-board latency of
-``solve`` (median, p95), 10×10 Ruzzle latency, and resident memory. Boards are drawn with a fixed
-seed from the language's first Boggle dice set (letters by the lexicon's frequencies if it has
-none); Ruzzle boards get 6 DL, 4 TL, 4 DW and 2 TW cells.
+Figures: first calls, 4×4 Boggle boards per second through ``solve_batch`` on one thread and on
+all (median of ``--repeat`` runs; on a shared machine the second depends on what else runs),
+one-board latency of ``solve`` (median, p95), 10×10 Ruzzle latency, and resident memory: of this
+process, and (with ``--lexicon``) of one-shot ``lexforge boggle`` processes, one board and a
+batch of 2,000, with their wall time. Boards are drawn with a fixed seed from the language's
+first Boggle dice set (letters by the lexicon's frequencies if it has none); Ruzzle boards get
+6 DL, 4 TL, 4 DW and 2 TW cells.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import gc
 import multiprocessing
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +28,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import marisa_trie
-import numba
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from solver import boggle, ruzzle  # noqa: E402
 from solver.graph import GRAPH_FILE, build_graph  # noqa: E402
-from solver.grid import Grid  # noqa: E402
+from solver.grid import Grid, format_grid  # noqa: E402
 from solver.language import Language  # noqa: E402
 from solver.lexicon import Lexicon  # noqa: E402
 from solver.text import fold_word  # noqa: E402
@@ -149,6 +150,7 @@ def main() -> None:
     parser.add_argument("--single", type=int, default=1000, help="boards timed one by one")
     parser.add_argument("--ruzzle", type=int, default=50, help="10×10 Ruzzle boards timed")
     parser.add_argument("--threads", type=int, help="threads of the parallel batch (default: all)")
+    parser.add_argument("--runs-cli", type=int, default=10, help="one-shot lexforge runs timed")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
 
@@ -176,12 +178,9 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
     warm_single, _ = timed(boggle.solve, lexicon, first)
     warm_batch, _ = timed(boggle.solve_batch, lexicon, [first])
     warm_ruzzle, _ = timed(ruzzle.solve, lexicon, maker.ruzzle())
-    stats = [boggle.search_board.stats, boggle.boggle_chunk.stats]
-    cached = "numba cache hit" if not any(s.cache_misses for s in stats) else "compiled"
     print(
-        f"numba warm-up      solve {warm_single * 1e3:.0f} ms, "
-        f"solve_batch {warm_batch * 1e3:.0f} ms, ruzzle {warm_ruzzle * 1e3:.0f} ms "
-        f"(first calls, {cached})"
+        f"first calls        solve {warm_single * 1e3:.1f} ms, "
+        f"solve_batch {warm_batch * 1e3:.1f} ms, ruzzle {warm_ruzzle * 1e3:.1f} ms"
     )
     lexicon.graph["first"].sum()  # every page of the graph resident, as after many queries
     print(
@@ -191,7 +190,7 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
     )
 
     boards = [maker.boggle() for _ in range(args.boards)]
-    threads = args.threads or numba.config.NUMBA_NUM_THREADS
+    threads = args.threads or len(os.sched_getaffinity(0))
     for label, count in (("1 thread", 1), (f"{threads} threads", threads)):
         runs = []
         for _ in range(args.repeat):
@@ -227,6 +226,49 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
         f"(with the {len(boards):,} benchmark boards and a batch result); "
         f"load average {os.getloadavg()[0]:.2f}"
     )
+    if args.lexicon:
+        for label, grids in (("one board", boards[:1]), ("2,000 boards", boards[:2000])):
+            seconds, peak = one_shot_boggle(args.lexicon, grids, args.runs_cli)
+            print(
+                f"lexforge boggle    {label}: wall median {seconds * 1e3:.0f} ms, peak RSS "
+                f"{peak:.0f} MB (separate processes, {args.runs_cli} runs, process start included)"
+            )
+
+
+# A one-shot `lexforge boggle` that reports its own peak resident memory (VmHWM) on stderr. The
+# peak is read inside the process: a child's ru_maxrss would start from this process's own size.
+ONE_SHOT = """
+import sys
+from pathlib import Path
+from solver.cli import main
+status = main(sys.argv[1:])
+peak = next(line for line in Path("/proc/self/status").read_text().splitlines()
+            if line.startswith("VmHWM:"))
+print(int(peak.split()[1]) / 1024, file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def one_shot_boggle(lexicon: str, grids: list[Grid], runs: int) -> tuple[float, float]:
+    """Median wall time and largest peak RSS (MB) of a ``lexforge boggle`` process solving
+    ``grids``, process start included."""
+    with tempfile.NamedTemporaryFile("w", suffix=".grid", encoding="utf-8") as grid_file:
+        grid_file.write("\n\n".join(format_grid(grid) for grid in grids) + "\n")
+        grid_file.flush()
+        walls, peaks = [], []
+        for _ in range(runs):
+            start = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-c", ONE_SHOT, "boggle", "--lexicon", lexicon, grid_file.name],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                check=True,
+                cwd=ROOT,
+            )
+            walls.append(time.perf_counter() - start)
+            peaks.append(float(done.stderr.split()[-1]))
+    return statistics.median(walls), max(peaks)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from pipeline.step import step_config, step_parser
 from solver.errors import report_user_errors
 from solver.verify import sha256_file
 
-TOOLS = ("lexforge", "marisa-trie", "numpy", "numba", "pyarrow", "snakemake", "unidecode")
+TOOLS = ("lexforge", "marisa-trie", "numpy", "pyarrow", "snakemake", "unidecode")
 
 
 def tool_versions() -> dict[str, str]:

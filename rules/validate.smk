@@ -13,26 +13,9 @@ def reference_files(wildcards):
     return sorted(str(p) for pattern in patterns for p in folder.glob(pattern))
 
 
-SOLVER_KERNELS = ("solver/boggle.py", "solver/ruzzle.py", "solver/graph.py", "solver/warmup.py")
-
-
-rule solver_cache:
-    output:
-        "build/work/solver-cache.done",
-    params:
-        code=code_hash(*SOLVER_KERNELS),
-    log:
-        "build/logs/solver_cache.log",
-    benchmark:
-        "build/benchmarks/solver_cache.tsv"
-    shell:
-        "{PYTHON} -m solver.warmup {output} 2> {log}"
-
-
 rule validate:
     input:
         manifest="build/{lexicon}/manifest.json",
-        solver_cache="build/work/solver-cache.done",
         cases=reference_files,
     output:
         "build/{lexicon}/validation.json",
@@ -42,6 +25,8 @@ rule validate:
             "pipeline/validate.py",
             "solver/anagram.py",
             "solver/boggle.py",
+            "solver/_search.pyx",
+            "solver/graph.py",
             "solver/ruzzle.py",
             "solver/grid.py",
             "solver/reference.py",

@@ -1,6 +1,6 @@
 """Readable reference searches the compiled ones are tested against (and validation uses).
 
-Two independent algorithms, plain Python, no numba:
+Two independent algorithms, plain Python, nothing compiled:
 
 * the depth-first search of the Worddle brief: walk the grid from every cell, extending a path
   while its letters are a prefix of some word (marisa's prefix query) and reporting it when

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solver.boggle import encode_boards, found_words, graph_columns, search_board
+from solver.boggle import encode_boards, found_words, search_board
 from solver.errors import UserError
 from solver.grid import Grid
 
@@ -84,7 +84,7 @@ def solve(
     ]
     total_letters = int(boards.cell_len.sum())
     found = search_board(
-        *graph_columns(lexicon),
+        lexicon.graph,
         boards.cell_letters,
         boards.cell_len,
         np.array(cell_value, dtype=np.int64),
