@@ -104,6 +104,34 @@ cdef Board as_board(
     return board
 
 
+cdef Board board_of_chunk(const Board* all_cells, const int64_t* board_start, Py_ssize_t board) noexcept nogil:
+    """The cells of the ``board``-th board of a chunk (its neighbours are numbered within it)."""
+    cdef Board cells = all_cells[0]
+    cells.letters += board_start[board] * cells.width
+    cells.length += board_start[board]
+    cells.nbr += board_start[board] * MAX_NEIGHBOURS
+    cells.nbr_count += board_start[board]
+    cells.cells = board_start[board + 1] - board_start[board]
+    return cells
+
+
+cdef check_board(const Board* board):
+    """ValueError unless every cell has 1..width letters of 0–63 and neighbours on the board:
+    the searches trust these indices."""
+    cdef Py_ssize_t cell, i
+    for cell in range(board.cells):
+        if not 1 <= board.length[cell] <= board.width:
+            raise ValueError(f"cell {cell}: {board.length[cell]} letters")
+        for i in range(board.length[cell]):
+            if not 0 <= board.letters[cell * board.width + i] < 64:
+                raise ValueError(f"cell {cell}: letter index outside 0–63")
+        if not 0 <= board.nbr_count[cell] <= MAX_NEIGHBOURS:
+            raise ValueError(f"cell {cell}: {board.nbr_count[cell]} neighbours")
+        for i in range(board.nbr_count[cell]):
+            if not 0 <= board.nbr[cell * MAX_NEIGHBOURS + i] < board.cells:
+                raise ValueError(f"cell {cell}: a neighbour outside the board")
+
+
 # --- one board, best paths: search_board ------------------------------------------------------
 
 
@@ -149,6 +177,7 @@ def search_board(
     and its path as ``paths[path_start : path_start + path_len]`` (cell indices).
     """
     cdef Board board = as_board(cell_letters, cell_len, nbr, nbr_count)
+    check_board(&board)
     if cell_value.shape[0] != board.cells or cell_word_mult.shape[0] != board.cells:
         raise ValueError("cell values and multipliers must have one entry per cell")
     cdef Py_ssize_t total_letters = 0, cell
@@ -370,8 +399,13 @@ def boggle_chunk(
     cdef Py_ssize_t n_boards = board_start.shape[0] - 1, board, most_cells = 1
     if n_boards < 0 or board_start[0] != 0 or board_start[n_boards] != all_cells.cells:
         raise ValueError("board_start must run from 0 to the number of cells")
+    cdef Board cells
     for board in range(n_boards):
+        if board_start[board + 1] < board_start[board]:
+            raise ValueError("board_start must not decrease")
         most_cells = max(most_cells, board_start[board + 1] - board_start[board])
+        cells = board_of_chunk(&all_cells, &board_start[0], board)
+        check_board(&cells)
     board_end = np.empty(n_boards, np.int64)
     cdef int64_t[::1] board_end_view = board_end
     cdef int32_t[::1] indices_view
@@ -435,12 +469,7 @@ cdef int solve_chunk(
     if set_capacity(buffers, 512) < 0:  # words per board (and 8 times as many paths)
         return -1
     for board in range(n_boards):
-        cells = all_cells[0]
-        cells.letters += board_start[board] * cells.width
-        cells.length += board_start[board]
-        cells.nbr += board_start[board] * MAX_NEIGHBOURS
-        cells.nbr_count += board_start[board]
-        cells.cells = board_start[board + 1] - board_start[board]
+        cells = board_of_chunk(all_cells, board_start, board)
         while True:  # retry the board with more room if it has more words than the buffers hold
             n_keys = board_words(graph, &cells, min_length, buffers)
             if n_keys >= 0:

@@ -173,8 +173,54 @@ def test_batch_of_mixed_shapes_matches_single_solves(boards, threads):
     assert boggle.solve_batch(lex, boards, threads=threads) == expected
 
 
+def test_batch_of_boards_over_64_cells_matches_single_solves():
+    """A path's used cells span several 64-bit words beyond 8×8."""
+    lex = small_lexicon("fr")
+    rng = random.Random(7)
+    letters = "EEEAAISSNRTULOCDMP"
+    boards = [
+        Grid.from_rows([[rng.choice(letters) for _ in range(side)] for _ in range(side)])
+        for side in (9, 4, 13)
+    ]
+    expected = [[w.word for w in boggle.solve(lex, grid)] for grid in boards]
+    assert sum(map(len, expected)) > 100
+    assert boggle.solve_batch(lex, boards, threads=1) == expected
+
+
+def test_compiled_search_refuses_indices_off_the_board():
+    lex = lexicon("CHAT")
+    boards = boggle.encode_boards(lex, [Grid.from_rows([["C", "H"], ["A", "T"]])], 8)
+    nbr = boards.nbr.copy()
+    nbr[0, 0] = 4  # a neighbour outside the 4 cells
+    with pytest.raises(ValueError, match="neighbour outside the board"):
+        boggle.boggle_chunk(
+            lex.graph,
+            boards.board_start,
+            boards.cell_letters,
+            boards.cell_len,
+            nbr,
+            boards.nbr_count,
+            3,
+            *boggle._letter_bytes(lex.language.alphabet),
+        )
+    letters = boards.cell_letters.copy()
+    letters[1, 0] = 64
+    with pytest.raises(ValueError, match="letter index outside"):
+        boggle.search_board(
+            lex.graph,
+            letters,
+            boards.cell_len,
+            np.zeros(4, np.int64),
+            np.ones(4, np.int64),
+            boards.nbr,
+            boards.nbr_count,
+            3,
+            np.zeros(5, np.int64),
+        )
+
+
 def test_boards_with_thousands_of_words():
-    """More words than the kernels' first buffers hold: they retry with more room."""
+    """More words than the search's first buffers hold: it retries with more room."""
     lex = dense_lexicon()
     grid = Grid.from_rows([["A", "B", "C"], ["C", "A", "B"], ["B", "C", "A"]])
     expected = reference.boggle_dfs(lex, grid, min_length=1)
