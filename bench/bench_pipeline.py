@@ -44,10 +44,14 @@ paste -d '=' "$2.sorted" "$1" > "$2"
 
 
 def tree_rss(process: psutil.Process) -> int:
+    """Summed RSS of ``process`` and its descendants (those that end while sampled count 0)."""
+    members = [process]
+    with contextlib.suppress(psutil.Error):  # a child ended while the tree was listed
+        members += process.children(recursive=True)
     total = 0
-    for p in [process, *process.children(recursive=True)]:
+    for member in members:
         with contextlib.suppress(psutil.Error):
-            total += p.memory_info().rss
+            total += member.memory_info().rss
     return total
 
 

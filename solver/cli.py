@@ -100,10 +100,14 @@ def cmd_boggle(args: argparse.Namespace) -> None:
     lexicon = load_lexicon(args)
     text, source = read_input(args.grid)
     grids = parse_grids(text, lexicon.language, source=source)
-    results = [
-        boggle.solve(lexicon, grid, min_length=args.min_length, adjacency=args.adjacency)
-        for grid in grids
-    ]
+    options = {"min_length": args.min_length, "adjacency": args.adjacency}
+    if args.json or args.paths:
+        results = [boggle.solve(lexicon, grid, **options) for grid in grids]
+    else:  # no paths wanted: the batch search, on all cores
+        results = [
+            [boggle.BoggleWord(word, (), boggle.boggle_score(word)) for word in words]
+            for words in boggle.solve_batch(lexicon, grids, **options)
+        ]
     if args.json:
         emit_json(
             [

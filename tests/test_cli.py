@@ -59,6 +59,18 @@ def test_boggle_blocks_paths_scores(build_dir, tmp_path):
     assert any(w.startswith("QU") for w in words)
     data = json.loads(run("boggle", str(grids), "--lexicon", "en", "--json").stdout)
     assert len(data) == 2 and data[0]["count"] == len(first.splitlines()) - 1
+    # Without paths the command takes the batch search: the same words and scores as solve's.
+    plain = run("boggle", str(grids), "--lexicon", "en", "--score").stdout
+    assert (
+        plain
+        == "\n\n".join(
+            "\n".join(
+                [*(f"{w['word']}\t{w['score']}" for w in grid["words"]), f"total\t{grid['total']}"]
+            )
+            for grid in data
+        )
+        + "\n"
+    )
 
 
 def test_worddle_reproduces_the_brief(tmp_path):
