@@ -90,8 +90,9 @@ NO_KEY = 0xFFFFFFFF
 
 def _keys(
     lexicon: Lexicon, rack: Rack, min_length: int, max_length: int, exact: bool
-) -> Iterator[tuple[str, str]]:
-    """Every anagram key makeable from the rack, with the letters jokers stand for.
+) -> Iterator[tuple[str, str, int]]:
+    """Every anagram key makeable from the rack, with the letters jokers stand for and its
+    Scrabble value (letters played by jokers score 0).
 
     Walks the letter graph of anagram keys (see ``Lexicon.anagram_nodes``): from a key prefix,
     only letters not below its last one (keys are sorted), present as children, and available
@@ -100,18 +101,19 @@ def _keys(
     nodes = lexicon.anagram_nodes
     letters = "".join(sorted(set(lexicon.language.alphabet)))
     counts = [rack.letters.get(letter, 0) for letter in letters]
+    values = [lexicon.language.tile_values.get(letter, 0) for letter in letters]
     every_letter = (1 << len(letters)) - 1
     jokers_used: list[str] = []
     want = rack.size if exact else None
     top = min(max_length, rack.size)
 
     def walk(
-        node: int, key: str, below: int, rack_mask: int, jokers_left: int
-    ) -> Iterator[tuple[str, str]]:
+        node: int, key: str, value: int, below: int, rack_mask: int, jokers_left: int
+    ) -> Iterator[tuple[str, str, int]]:
         mask = nodes[2 * node]
         info = nodes[2 * node + 1]
         if info >> 32 != NO_KEY and len(key) >= min_length and (want is None or len(key) == want):
-            yield key, "".join(jokers_used)
+            yield key, "".join(jokers_used), value
         if len(key) == top:
             return
         first = info & NO_KEY
@@ -125,15 +127,15 @@ def _keys(
             if counts[i]:
                 counts[i] -= 1
                 left = rack_mask if counts[i] else rack_mask & ~bit
-                yield from walk(child, key + letter, bit - 1, left, jokers_left)
+                yield from walk(child, key + letter, value + values[i], bit - 1, left, jokers_left)
                 counts[i] += 1
             else:
                 jokers_used.append(letter)
-                yield from walk(child, key + letter, bit - 1, rack_mask, jokers_left - 1)
+                yield from walk(child, key + letter, value, bit - 1, rack_mask, jokers_left - 1)
                 jokers_used.pop()
 
     rack_mask = sum(1 << i for i, n in enumerate(counts) if n)
-    yield from walk(0, "", 0, rack_mask, rack.jokers)
+    yield from walk(0, "", 0, 0, rack_mask, rack.jokers)
 
 
 def anagram(
@@ -154,10 +156,9 @@ def anagram(
     low = lexicon.language.min_length if min_length is None else min_length
     high = lexicon.language.max_length if max_length is None else max_length
     matches = []
-    for key, jokers in _keys(lexicon, rack, low, high, exact):
+    for key, jokers, value in _keys(lexicon, rack, low, high, exact):
         if required and required - Counter(key):
             continue
-        value = score(key, jokers, lexicon)
         start = len(key) + 1
         for line in lexicon.anagrams.keys(key + "="):
             word = line[start:]
