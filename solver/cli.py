@@ -3,6 +3,7 @@
     lexforge anagram LETTERS          lexforge pattern C?A??
     lexforge boggle GRID_FILE         lexforge worddle -d DICT -s SIZE
     lexforge ruzzle BOARD_FILE        lexforge generate --rows 4 --cols 4
+    lexforge scrabble BOARD_FILE --rack LETTERS
     lexforge verify --lexicon NAME
 
 Every query takes ``--lexicon NAME|PATH`` (``build/NAME/`` or a directory) or ``-d WORDLIST``
@@ -197,6 +198,37 @@ def cmd_ruzzle(args: argparse.Namespace) -> None:
     sys.stdout.write("\n\n".join(blocks) + "\n")
 
 
+def cmd_scrabble(args: argparse.Namespace) -> None:
+    from solver import scrabble
+
+    lexicon = load_lexicon(args)
+    text, source = read_input(args.board)
+    board = scrabble.parse_board(text, lexicon.language, scrabble.load_layout(args.layout), source)
+    moves = scrabble.find_moves(lexicon, board, args.rack)
+    shown = moves[: args.top] if args.top else moves
+    if args.json:
+        emit_json(
+            {
+                "moves": [
+                    {
+                        "word": m.word,
+                        "position": m.position,
+                        "row": m.row,
+                        "col": m.col,
+                        "direction": "across" if m.across else "down",
+                        "score": m.score,
+                        "placed": [list(tile) for tile in m.placed],
+                    }
+                    for m in shown
+                ],
+                "count": len(moves),
+            }
+        )
+        return
+    for m in shown:
+        sys.stdout.write(f"{m.score}\t{m.position}\t{m.word}\n")
+
+
 def cmd_generate(args: argparse.Namespace) -> None:
     from solver.generate import generate_boards
     from solver.grid import format_grid
@@ -307,6 +339,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("board", nargs="?", default="-", metavar="BOARD_FILE|-")
     sub.add_argument("--sort", choices=("score", "length", "start", "end"), default="score")
     sub.add_argument("--values", metavar="FILE|A=1,B=4,...", help="override letter values")
+
+    sub = command("scrabble", cmd_scrabble, "the best Scrabble moves of a rack on a board")
+    sub.add_argument("board", nargs="?", default="-", metavar="BOARD_FILE|-")
+    sub.add_argument("--rack", required=True, help="the rack's tiles (blanks: * or ?)")
+    sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard 15×15)")
+    sub.add_argument("--top", type=int, default=20, help="moves shown, best first (0: all)")
 
     sub = command("generate", cmd_generate, "random boards the other commands read")
     sub.add_argument("--rows", type=int, default=4)

@@ -116,8 +116,17 @@ class Lexicon:
         from solver import graph
 
         keys = marisa_trie.Trie(line.partition("=")[0] for line in self.anagrams.iterkeys())
-        nodes = graph.build_graph(keys, self.language.alphabet)
-        return memoryview(nodes.view("<u8").ravel()).cast("B").cast("Q")
+        return node_words(graph.build_graph(keys, self.language.alphabet))
+
+    @cached_property
+    def word_nodes(self) -> memoryview:
+        """The words' letter graph (``graph``) in the layout of ``anagram_nodes``, for walks in
+        plain Python (the Scrabble move generator)."""
+        from solver import graph
+
+        if self.path is not None and (self.path / graph.GRAPH_FILE).is_file():
+            return map_node_array(self.path / graph.GRAPH_FILE)
+        return node_words(self.graph)
 
     def __contains__(self, word: str) -> bool:
         return word in self.words
@@ -127,6 +136,11 @@ class Lexicon:
 
 
 NODE_DESCR = [("mask", "<u8"), ("first", "<i4"), ("word", "<i4")]
+
+
+def node_words(nodes: np.ndarray) -> memoryview:
+    """A node array (solver.graph layout) in memory as 64-bit words, like ``map_node_array``."""
+    return memoryview(nodes.view("<u8").ravel()).cast("B").cast("Q")
 
 
 def map_node_array(path: Path) -> memoryview:

@@ -14,7 +14,9 @@ the first in reading order; Ruzzle: the best-scoring, ties to the first in readi
 score, in the same order.
 
 ``rack_brute_force`` is the same kind of oracle for solver.anagram: it checks every word of the
-lexicon against the rack's letter counts instead of walking the anagram-key graph.
+lexicon against the rack's letter counts instead of walking the anagram-key graph; and
+``scrabble_brute_force`` for solver.scrabble: it tries every word at every position of the
+board and scores the board that results, instead of walking the letter graph from anchors.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,6 +34,7 @@ from solver.boggle import BoggleWord, boggle_score
 from solver.graph import graph_letters
 from solver.grid import Grid, neighbours
 from solver.ruzzle import RuzzleWord, check_values, ruzzle_score, sort_words
+from solver.scrabble import Board, Move
 
 if TYPE_CHECKING:
     from solver.lexicon import Lexicon
@@ -225,3 +229,118 @@ def rack_brute_force(lexicon: Lexicon, rack_text: str) -> list[Match]:
         score = sum(values.get(c, 0) for c in word) - sum(values.get(c, 0) for c in jokers)
         matches.append(Match(word, show_jokers(word, jokers), score))
     return sorted(matches, key=lambda m: (-len(m.word), m.word))
+
+
+def scrabble_brute_force(lexicon: Lexicon, board: Board, rack_text: str) -> list[Move]:
+    """Scrabble moves by placing every word the rack and the board's letters could spell at
+    every position and direction, with every choice of the tiles blanks stand for, keeping the
+    legal plays (they touch a tile, or cover the start square on an empty board; every word
+    they form is in the lexicon), each scored on the board it leaves."""
+    language = lexicon.language
+    rack = parse_rack(rack_text, lexicon, max_jokers=language.blanks)
+    rows, cols = board.rows, board.cols
+
+    def tile(r: int, c: int) -> str:
+        return board.tiles[r * cols + c] if 0 <= r < rows and 0 <= c < cols else ""
+
+    on_board = Counter(letter for letter in board.tiles if letter)
+    candidates = letter_table(lexicon).within(
+        rack.letters + on_board, rack.jokers, language.min_length, max(rows, cols)
+    )
+    moves: dict[tuple, Move] = {}
+    for across in (True, False):
+        for word in candidates:
+            for cells in _free_runs(rows, cols, len(word), across, tile):
+                squares = list(zip(cells, word, strict=True))
+                if any(tile(*cell) not in ("", letter) for cell, letter in squares):
+                    continue
+                new = [(cell, letter) for cell, letter in squares if not tile(*cell)]
+                if not new or not _touches(board, [cell for cell, _ in new], tile):
+                    continue
+                for placed in _rack_tiles(new, rack.letters, rack.jokers):
+                    move = _scored_move(lexicon, board, placed, across)
+                    if move is not None:
+                        moves.setdefault(tuple(sorted(move.placed)), move)
+    return sorted(moves.values(), key=lambda m: (-m.score, m.row, m.col, not m.across, m.word))
+
+
+def _free_runs(rows: int, cols: int, length: int, across: bool, tile) -> Iterator[list]:
+    """The squares of every run of ``length`` along the direction with no tile just before or
+    just after it."""
+    dr, dc = (0, 1) if across else (1, 0)
+    for r in range(rows - dr * (length - 1)):
+        for c in range(cols - dc * (length - 1)):
+            if not tile(r - dr, c - dc) and not tile(r + length * dr, c + length * dc):
+                yield [(r + i * dr, c + i * dc) for i in range(length)]
+
+
+def _touches(board: Board, cells: list[tuple[int, int]], tile) -> bool:
+    """A play must touch a tile; the first one must cover the start square."""
+    if not any(board.tiles):
+        return board.layout.start in {r * board.cols + c for r, c in cells}
+    return any(
+        tile(r + dr, c + dc) for r, c in cells for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+    )
+
+
+def _rack_tiles(
+    new: list[tuple[tuple[int, int], str]], letters: Counter[str], jokers: int
+) -> Iterator[list[tuple[int, int, str]]]:
+    """Every way of playing the ``new`` letters from the rack: blanks (lowercase) for any
+    subset of them that leaves the rest to the rack's letters."""
+    for count in range(min(jokers, len(new)) + 1):
+        for by_blank in combinations(range(len(new)), count):
+            rest = Counter(letter for i, (_, letter) in enumerate(new) if i not in by_blank)
+            if not rest - letters:
+                yield [
+                    (r, c, letter.lower() if i in by_blank else letter)
+                    for i, ((r, c), letter) in enumerate(new)
+                ]
+
+
+def _scored_move(
+    lexicon: Lexicon, board: Board, placed: list[tuple[int, int, str]], across: bool
+) -> Move | None:
+    """The move of ``placed`` with its score, from the words on the board it leaves; None if
+    one of those words is not in the lexicon."""
+    rows, cols, layout = board.rows, board.cols, board.layout
+    after = {
+        (r, c): (board.tiles[r * cols + c], r * cols + c in board.blanks)
+        for r in range(rows)
+        for c in range(cols)
+        if board.tiles[r * cols + c]
+    }
+    new = {(r, c) for r, c, _ in placed}
+    for r, c, letter in placed:
+        after[r, c] = (letter.upper(), letter.islower())
+
+    def run_through(r: int, c: int, dr: int, dc: int) -> list[tuple[int, int]]:
+        while (r - dr, c - dc) in after:
+            r, c = r - dr, c - dc
+        run = []
+        while (r, c) in after:
+            run.append((r, c))
+            r, c = r + dr, c + dc
+        return run
+
+    def score(run: list[tuple[int, int]]) -> int:
+        total, multiplier = 0, 1
+        for r, c in run:
+            letter, blank = after[r, c]
+            value = 0 if blank else lexicon.language.tile_values.get(letter, 0)
+            if (r, c) in new:
+                value *= layout.letter_mult(r * cols + c)
+                multiplier *= layout.word_mult(r * cols + c)
+            total += value
+        return total * multiplier
+
+    dr, dc = (0, 1) if across else (1, 0)
+    main = run_through(placed[0][0], placed[0][1], dr, dc)
+    words = [main] + [run for r, c, _ in placed if len(run := run_through(r, c, dc, dr)) > 1]
+    if any("".join(after[cell][0] for cell in run) not in lexicon for run in words):
+        return None
+    total = sum(score(run) for run in words)
+    if len(placed) == lexicon.language.rack_size:
+        total += lexicon.language.bingo_bonus
+    shown = "".join(letter.lower() if blank else letter for letter, blank in map(after.get, main))
+    return Move(shown, main[0][0], main[0][1], across, total, tuple(placed))

@@ -13,6 +13,7 @@ from build_helpers import ROOT
 
 LEXFORGE = str(Path(sys.executable).with_name("lexforge"))
 WORDDLE_DICT = ROOT / "raw/en/dict/american-english"
+EMPTY_BOARD = ("." * 15 + "\n") * 15
 
 
 def run(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -110,6 +111,24 @@ def test_generate_is_reproducible_and_readable(build_dir):
     assert run("ruzzle", "-", "--lexicon", "en", stdin=board).returncode == 0
 
 
+def test_scrabble_best_moves_plain_and_json(build_dir):
+    # CHATONS down from H3: (3 + 4×2 + 1 + 1 + 1 + 1 + 1) × 2 (star) + 50 (bingo); across
+    # from C8 the same letters fall on the same premiums. Equal scores: by row, then column.
+    out = run(
+        "scrabble", "-", "--lexicon", "fr", "--rack", "CHATONS", "--top", "2", stdin=EMPTY_BOARD
+    ).stdout
+    assert out == "82\tH3\tCHATONS\n82\t8C\tCHATONS\n"
+    data = json.loads(
+        run(
+            "scrabble", "-", "--lexicon", "fr", "--rack", "CHATON?", "--json", stdin=EMPTY_BOARD
+        ).stdout
+    )
+    assert data["count"] > len(data["moves"]) == 20
+    best = data["moves"][0]
+    assert best["score"] >= 50 + 2 * 7 and len(best["placed"]) == 7
+    assert sum(letter.islower() for _, _, letter in best["placed"]) == 1  # the blank
+
+
 def test_missing_lexicon_names_the_snakemake_command(tmp_path):
     fails_in_one_line(
         run("anagram", "ABC", "--lexicon", "xx", cwd=tmp_path),
@@ -130,6 +149,10 @@ def test_missing_lexicon_names_the_snakemake_command(tmp_path):
         (("boggle", "nowhere.txt", "--lexicon", "fr"), None, "nowhere.txt"),
         (("anagram", "ABC", "-d", str(WORDDLE_DICT), "--language", "klingon"), None, "klingon"),
         (("ruzzle", "-", "--lexicon", "fr", "--values", "A=x"), "A B\nC D\n", "--values"),
+        (("scrabble", "-", "--lexicon", "fr", "--rack", "AB"), "." * 15 + "\n...\n", "row 2"),
+        (("scrabble", "-", "--lexicon", "fr", "--rack", "AB"), "...\n...\n", "layout is 15×15"),
+        (("scrabble", "-", "--lexicon", "fr", "--rack", "ABCDEFGH"), EMPTY_BOARD, "8 tiles"),
+        (("scrabble", "-", "--lexicon", "fr", "--rack", "A", "--layout", "no.txt"), "", "no.txt"),
     ],
 )
 def test_bad_input_is_one_line(build_dir, args, stdin, fragment):

@@ -1,0 +1,147 @@
+"""Scrabble moves: hand-scored plays, the board and layout formats, and the Appel–Jacobson
+generator against the brute-force oracle on random games in every language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solver_fixtures import LANGUAGES, language, small_lexicon
+
+from solver import reference, scrabble
+from solver.errors import UserError
+from solver.lexicon import Lexicon
+
+FR = language("fr")
+FIXTURES = Path(__file__).parent / "fixtures" / "scrabble"
+EMPTY_15 = "\n".join(["." * 15] * 15)
+
+SMALL_LAYOUT = """\
+. . . . W
+. . . . .
+. . . . l
+. . . . .
+. . . . .
+"""
+CHAT_BOARD = """\
+. . . . .
+C H A T .
+. . . . .
+. . . . .
+. . . . .
+"""
+
+
+def moves_of(lexicon: Lexicon, board_text: str, rack: str, layout: str | None = None) -> dict:
+    layout_ = scrabble.parse_layout(layout) if layout else scrabble.load_layout(None)
+    board = scrabble.parse_board(board_text, lexicon.language, layout_)
+    moves = scrabble.find_moves(lexicon, board, rack)
+    assert moves == reference.scrabble_brute_force(lexicon, board, rack)
+    return {(m.position, m.word): m.score for m in moves}
+
+
+def test_first_move_covers_the_start_square_and_a_bingo_scores_50():
+    lex = Lexicon.from_words(["CHATONS", "CHAT"], FR)
+    found = moves_of(lex, EMPTY_15, "CHATONS")
+    # Down from H3: C3 + H4×2 (double letter on H4) + A1 + T1 + O1 + N1 + S1 = 16, ×2 for the
+    # star on H8, + 50 for the whole rack.
+    assert found[("H3", "CHATONS")] == 82
+    # Across on row 8 from C: H on the double letter D8, N on the star.
+    assert found[("8C", "CHATONS")] == (3 + 4 * 2 + 1 + 1 + 1 + 1 + 1) * 2 + 50
+    assert found[("8B", "CHATONS")] == (3 + 4 + 1 * 2 + 1 + 1 + 1 + 1) * 2 + 50
+    assert all(position[0] == "H" or position.startswith("8") for position, _ in found)
+    assert found[("8E", "CHAT")] == 2 * (3 + 4 + 1 + 1)  # no bingo for 4 tiles
+    assert ("8I", "CHAT") not in found  # does not cover H8
+
+
+def test_cross_words_premiums_and_blanks_score_as_the_rules_say():
+    lex = Lexicon.from_words(["CHAT", "CHATS", "ES", "SE"], FR)
+    found = moves_of(lex, CHAT_BOARD, "SE", SMALL_LAYOUT)
+    assert found[("2A", "CHATS")] == 3 + 4 + 1 + 1 + 1  # old tiles count, no premium
+    # E on the triple word square E1, S on E2 also makes CHATS: (1 + 1) × 3 + 10.
+    assert found[("E1", "ES")] == 16
+    assert ("E1", "SE") not in found  # E under T would make CHATE, not a word
+    with_blank = moves_of(lex, CHAT_BOARD, "?E", SMALL_LAYOUT)
+    assert with_blank[("2A", "CHATs")] == 9  # a blank scores 0
+    assert with_blank[("E1", "Es")] == (1 + 0) * 3 + 9
+    assert ("E1", "eS") not in with_blank  # that S would need a tile the rack lacks
+    assert moves_of(lex, CHAT_BOARD, "?S", SMALL_LAYOUT)[("E1", "eS")] == (0 + 1) * 3 + 10
+
+
+def test_a_single_tile_making_two_words_is_one_move():
+    lex = Lexicon.from_words(["CHATS", "ES"], FR)
+    board = ". . . . E\nC H A T .\n. . . . .\n. . . . .\n. . . . .\n"
+    found = moves_of(lex, board, "S", SMALL_LAYOUT)
+    assert found == {("2A", "CHATS"): 10 + 2}  # CHATS across and ES down, one tile
+
+
+def test_board_and_layout_errors_are_one_line():
+    layout = scrabble.load_layout(None)
+    with pytest.raises(UserError, match="row 2 has 14 squares"):
+        scrabble.parse_board("." * 15 + "\n" + "." * 14, FR, layout, "b.txt")
+    with pytest.raises(UserError, match="board of 2×15 squares, but the layout is 15×15"):
+        scrabble.parse_board("." * 15 + "\n" + "." * 15, FR, layout, "b.txt")
+    with pytest.raises(UserError, match=r"'7' is not a letter"):
+        scrabble.parse_board(EMPTY_15.replace(".", "7", 1), FR, layout, "b.txt")
+    with pytest.raises(UserError, match="unknown square 'x'"):
+        scrabble.parse_layout("x .\n. .", "l.txt")
+    with pytest.raises(UserError, match="2 start squares"):
+        scrabble.parse_layout("* .\n. *", "l.txt")
+    lex = Lexicon.from_words(["CHAT"], FR)
+    board = scrabble.parse_board(EMPTY_15, FR, layout)
+    with pytest.raises(UserError, match="8 tiles"):
+        scrabble.find_moves(lex, board, "ABCDEFGH")
+    with pytest.raises(UserError, match="3 jokers"):
+        scrabble.find_moves(lex, board, "A???")
+
+
+def test_board_text_round_trips_with_blanks():
+    layout = scrabble.load_layout(None)
+    text = EMPTY_15.replace("." * 15, ".......ChAt....", 1)
+    board = scrabble.parse_board(text, FR, layout)
+    assert board.tiles[7:11] == ("C", "H", "A", "T") and board.blanks == {8, 10}
+    assert scrabble.parse_board(scrabble.format_board(board), FR, layout) == board
+
+
+RANDOM_LAYOUT = scrabble.parse_layout(
+    "W . l . . l W\n. w . . . w .\nl . L . L . l\n. . . * . . .\nl . L . L . l\n"
+    ". w . . . w .\nW . l . . l W\n"
+)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(LANGUAGES),
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=4),
+    st.integers(0, 2),
+    st.randoms(use_true_random=False),
+)
+def test_generator_matches_the_brute_force_on_random_games(code, picks, blanks, rng):
+    """A few turns of a random game (each a move of the generator's), then the generator and
+    the oracle on a random rack: the same moves, words, positions and scores."""
+    lex = small_lexicon(code)
+    alphabet = lex.language.alphabet
+    tiles = {t: n for t, n in lex.language.tile_counts.items() if len(t) == 1 and t in alphabet}
+    blanks = min(blanks, lex.language.blanks)
+    board = scrabble.parse_board("\n".join(["." * 7] * 7), lex.language, RANDOM_LAYOUT)
+    for pick in picks:
+        letters = rng.choices(list(tiles), weights=list(tiles.values()), k=7 - blanks)
+        rack = "".join(letters) + "?" * blanks
+        moves = scrabble.find_moves(lex, board, rack)
+        assert moves == reference.scrabble_brute_force(lex, board, rack)
+        if not moves:
+            break
+        board = scrabble.play(board, moves[pick % len(moves)])
+
+
+def test_generator_matches_the_brute_force_on_a_standard_midgame_board():
+    """(Blanks are left to the random games: with one, the oracle tries nearly every word.)"""
+    lex = small_lexicon("fr")
+    text = (FIXTURES / "fr-midgame.board").read_text(encoding="utf-8")
+    board = scrabble.parse_board(text, lex.language, scrabble.load_layout(None))
+    rack = "EIRSTAN"
+    moves = scrabble.find_moves(lex, board, rack)
+    assert len(moves) > 100
+    assert moves == reference.scrabble_brute_force(lex, board, rack)
