@@ -34,7 +34,7 @@ from solver.boggle import BoggleWord, boggle_score
 from solver.graph import graph_letters
 from solver.grid import Grid, neighbours
 from solver.ruzzle import RuzzleWord, check_values, ruzzle_score, sort_words
-from solver.scrabble import Board, Move
+from solver.scrabble import Board, Move, best_first
 
 if TYPE_CHECKING:
     from solver.lexicon import Lexicon
@@ -261,7 +261,7 @@ def scrabble_brute_force(lexicon: Lexicon, board: Board, rack_text: str) -> list
                     move = _scored_move(lexicon, board, placed, across)
                     if move is not None:
                         moves.setdefault(tuple(sorted(move.placed)), move)
-    return sorted(moves.values(), key=lambda m: (-m.score, m.row, m.col, not m.across, m.word))
+    return best_first(moves.values())
 
 
 def _free_runs(rows: int, cols: int, length: int, across: bool, tile) -> Iterator[list]:

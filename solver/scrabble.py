@@ -25,7 +25,7 @@ word and ``*`` the start square (a double word).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -219,7 +219,12 @@ def find_moves(lexicon: Lexicon, board: Board, rack_text: str) -> list[Move]:
     for across in (True, False):
         for move in _Direction(lexicon, board, across).moves(rack.letters, rack.jokers):
             moves.setdefault(tuple(sorted(move.placed)), move)
-    return sorted(moves.values(), key=lambda m: (-m.score, m.row, m.col, not m.across, m.word))
+    return best_first(moves.values())
+
+
+def best_first(moves: Iterable[Move]) -> list[Move]:
+    """Moves by score, then position (row, column, across first) and word."""
+    return sorted(moves, key=lambda m: (-m.score, m.row, m.col, not m.across, m.word))
 
 
 class _Direction:
