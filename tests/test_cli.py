@@ -171,9 +171,18 @@ def test_verify_reports_a_corrupted_lexicon(build_dir, tmp_path):
     assert done.returncode == 1 and "anagrams.txt" in done.stderr
 
 
-def test_query_path_imports_neither_pipeline_nor_pandas(build_dir):
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["anagram", "ELEPHANT"],
+        ["boggle", "raw/fr/reference/boggle-4x4.grid"],
+        ["ruzzle", "raw/fr/reference/ruzzle-4x4.board"],
+        ["scrabble", "tests/fixtures/scrabble/fr-midgame.board", "--rack", "EIRSTAN"],
+    ],
+)
+def test_query_path_imports_neither_pipeline_nor_pandas(build_dir, args):
     code = (
-        "import sys; from solver.cli import main; main(['anagram', 'ELEPHANT', '--lexicon', 'fr']);"
+        f"import sys; from solver.cli import main; main({[*args, '--lexicon', 'fr']!r});"
         " bad = [m for m in sys.modules if m.split('.')[0] in ('pipeline', 'pandas', 'pyarrow')];"
         " print('IMPORTED', bad)"
     )
