@@ -348,7 +348,6 @@ class _Line:
         for c in range(cols):
             if self.tile[c] < 0:
                 self.allowed[c], self.cross_value[c] = direction.cross_check(r, c)
-        self.placed: list[tuple[int, int, bool]] = []  # (col, letter, is a blank)
         self.found: list[Move] = []
 
     def moves(self) -> list[Move]:
@@ -362,8 +361,7 @@ class _Line:
                     start -= 1
                 node = self.d.walk(ROOT, tile[start:c])
                 if node >= 0:
-                    self.placed = []
-                    self.extend(node, c, c, start)
+                    self.extend(node, c, c, start, [])
             else:
                 limit = 0  # empty non-anchor squares before the anchor
                 while c > limit and tile[c - limit - 1] < 0 and not self.anchor[c - limit - 1]:
@@ -386,8 +384,8 @@ class _Line:
     def left_part(self, node: int, anchor: int, limit: int, part: list[tuple[int, bool]]) -> None:
         """Every left part of up to ``limit`` rack tiles before ``anchor``, each extended."""
         start = anchor - len(part)
-        self.placed = [(start + i, letter, blank) for i, (letter, blank) in enumerate(part)]
-        self.extend(node, anchor, anchor, start)
+        placed = [(start + i, letter, blank) for i, (letter, blank) in enumerate(part)]
+        self.extend(node, anchor, anchor, start, placed)
         if limit == 0:
             return
         mask = self.d.nodes[2 * node]
@@ -401,20 +399,23 @@ class _Line:
                 self.left_part(child, anchor, limit - 1, part)
                 part.pop()
 
-    def extend(self, node: int, col: int, anchor: int, start: int) -> None:
-        """Grow the word from ``col`` rightwards; record it wherever it may end."""
+    def extend(
+        self, node: int, col: int, anchor: int, start: int, placed: list[tuple[int, int, bool]]
+    ) -> None:
+        """Grow the word from ``col`` rightwards; record it wherever it may end. ``placed``:
+        the rack tiles laid so far, as (column, letter, is a blank)."""
         d = self.d
         if col == d.cols:
             if col > anchor and d.is_word(node):
-                self.record(start, col)
+                self.record(start, col, placed)
             return
         if self.tile[col] >= 0:
             child = d.child(node, self.tile[col])
             if child >= 0:
-                self.extend(child, col + 1, anchor, start)
+                self.extend(child, col + 1, anchor, start, placed)
             return
         if col > anchor and d.is_word(node):
-            self.record(start, col)
+            self.record(start, col, placed)
         candidates = d.nodes[2 * node] & self.allowed[col]
         while candidates:
             bit = candidates & -candidates
@@ -422,13 +423,14 @@ class _Line:
             letter = bit.bit_length() - 1
             child = d.child(node, letter)
             for blank in self.use_tiles(letter):
-                self.placed.append((col, letter, blank))
-                self.extend(child, col + 1, anchor, start)
-                self.placed.pop()
+                placed.append((col, letter, blank))
+                self.extend(child, col + 1, anchor, start, placed)
+                placed.pop()
 
-    def record(self, start: int, end: int) -> None:
+    def record(self, start: int, end: int, placed: list[tuple[int, int, bool]]) -> None:
+        """Score the word from ``start`` to ``end`` (excluded) with the rack tiles ``placed``."""
         d, r = self.d, self.r
-        new = {col: (letter, blank) for col, letter, blank in self.placed}
+        new = {col: (letter, blank) for col, letter, blank in placed}
         main = 0
         word_mult = 1
         crosses = 0
@@ -447,9 +449,9 @@ class _Line:
             word.append(d.letters[letter].lower() if blank else d.letters[letter])
         rack_size, bingo = d.bingo
         score = main * word_mult + crosses + (bingo if len(new) == rack_size else 0)
-        placed = []
-        for col, letter, blank in self.placed:
+        tiles = []
+        for col, letter, blank in placed:
             shown = d.letters[letter].lower() if blank else d.letters[letter]
-            placed.append((r, col, shown) if d.across else (col, r, shown))
+            tiles.append((r, col, shown) if d.across else (col, r, shown))
         row, column = (r, start) if d.across else (start, r)
-        self.found.append(Move("".join(word), row, column, d.across, score, tuple(placed)))
+        self.found.append(Move("".join(word), row, column, d.across, score, tuple(tiles)))
