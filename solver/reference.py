@@ -34,7 +34,7 @@ from solver.boggle import BoggleWord, boggle_score
 from solver.graph import graph_letters
 from solver.grid import Grid, neighbours
 from solver.ruzzle import RuzzleWord, check_values, ruzzle_score, sort_words
-from solver.scrabble import Board, Move, best_first
+from solver.scrabble import Board, Move, best_first, place
 
 if TYPE_CHECKING:
     from solver.lexicon import Lexicon
@@ -304,43 +304,45 @@ def _scored_move(
     """The move of ``placed`` with its score, from the words on the board it leaves; None if
     one of those words is not in the lexicon."""
     rows, cols, layout = board.rows, board.cols, board.layout
-    after = {
-        (r, c): (board.tiles[r * cols + c], r * cols + c in board.blanks)
-        for r in range(rows)
-        for c in range(cols)
-        if board.tiles[r * cols + c]
-    }
-    new = {(r, c) for r, c, _ in placed}
-    for r, c, letter in placed:
-        after[r, c] = (letter.upper(), letter.islower())
+    after = place(board, placed)
+    new = {r * cols + c for r, c, _ in placed}
 
-    def run_through(r: int, c: int, dr: int, dc: int) -> list[tuple[int, int]]:
-        while (r - dr, c - dc) in after:
+    def filled(r: int, c: int) -> bool:
+        return 0 <= r < rows and 0 <= c < cols and after.tiles[r * cols + c] != ""
+
+    def run_through(r: int, c: int, dr: int, dc: int) -> list[int]:
+        """The squares of the maximal run of tiles through (r, c) along (dr, dc)."""
+        while filled(r - dr, c - dc):
             r, c = r - dr, c - dc
         run = []
-        while (r, c) in after:
-            run.append((r, c))
+        while filled(r, c):
+            run.append(r * cols + c)
             r, c = r + dr, c + dc
         return run
 
-    def score(run: list[tuple[int, int]]) -> int:
+    def score(run: list[int]) -> int:
         total, multiplier = 0, 1
-        for r, c in run:
-            letter, blank = after[r, c]
-            value = 0 if blank else lexicon.language.tile_values.get(letter, 0)
-            if (r, c) in new:
-                value *= layout.letter_mult(r * cols + c)
-                multiplier *= layout.word_mult(r * cols + c)
+        for square in run:
+            value = lexicon.language.tile_values.get(after.tiles[square], 0)
+            if square in after.blanks:
+                value = 0
+            if square in new:
+                value *= layout.letter_mult(square)
+                multiplier *= layout.word_mult(square)
             total += value
         return total * multiplier
 
     dr, dc = (0, 1) if across else (1, 0)
     main = run_through(placed[0][0], placed[0][1], dr, dc)
     words = [main] + [run for r, c, _ in placed if len(run := run_through(r, c, dc, dr)) > 1]
-    if any("".join(after[cell][0] for cell in run) not in lexicon for run in words):
+    if any("".join(after.tiles[square] for square in run) not in lexicon for run in words):
         return None
     total = sum(score(run) for run in words)
     if len(placed) == lexicon.language.rack_size:
         total += lexicon.language.bingo_bonus
-    shown = "".join(letter.lower() if blank else letter for letter, blank in map(after.get, main))
-    return Move(shown, main[0][0], main[0][1], across, total, tuple(placed))
+    shown = "".join(
+        after.tiles[square].lower() if square in after.blanks else after.tiles[square]
+        for square in main
+    )
+    row, col = divmod(main[0], cols)
+    return Move(shown, row, col, across, total, tuple(placed))

@@ -197,8 +197,13 @@ def format_board(board: Board) -> str:
 
 def play(board: Board, move: Move) -> Board:
     """The board after ``move``."""
+    return place(board, move.placed)
+
+
+def place(board: Board, placed: Iterable[tuple[int, int, str]]) -> Board:
+    """The board with tiles (row, col, letter; lowercase for a blank) added."""
     tiles, blanks = list(board.tiles), set(board.blanks)
-    for row, col, letter in move.placed:
+    for row, col, letter in placed:
         square = row * board.cols + col
         tiles[square] = letter.upper()
         if letter.islower():
