@@ -1,4 +1,4 @@
-"""Builds the solver's compiled search, solver/_search.pyx, with Cython; the rest of the
+"""Builds the compiled search, lexforge/_search.pyx, with Cython; the rest of the
 project's metadata is in pyproject.toml."""
 
 import platform
@@ -10,9 +10,12 @@ from setuptools import Extension, setup
 # flag GCC calls a slower libgcc routine.
 POPCNT = ["-mpopcnt"] if platform.machine().lower() in {"x86_64", "amd64"} else []
 
+SEARCH = Extension(
+    "lexforge._search", ["lexforge/_search.pyx"], extra_compile_args=["-O3", *POPCNT]
+)
+
 setup(
-    ext_modules=cythonize(
-        [Extension("solver._search", ["solver/_search.pyx"], extra_compile_args=["-O3", *POPCNT])],
-        compiler_directives={"language_level": 3},
-    )
+    ext_modules=cythonize([SEARCH], compiler_directives={"language_level": 3}),
+    # setuptools' own scratch space; its default, build/, is where the lexicons are built.
+    options={"build": {"build_base": ".setuptools-build"}},
 )

@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from solver.anagram import anagram
-from solver.lexicon import Lexicon
+from lexforge.anagram import anagram
+from lexforge.lexicon import Lexicon
 
 LEXFORGE = str(Path(sys.executable).with_name("lexforge"))
 

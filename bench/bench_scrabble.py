@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver import scrabble  # noqa: E402
-from solver.lexicon import Lexicon  # noqa: E402
+from lexforge import scrabble  # noqa: E402
+from lexforge.lexicon import Lexicon  # noqa: E402
 
 BOARDS = {
     "empty": ("." * 15 + "\n") * 15,

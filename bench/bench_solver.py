@@ -33,12 +33,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver import boggle, ruzzle  # noqa: E402
-from solver.graph import GRAPH_FILE, build_graph  # noqa: E402
-from solver.grid import Grid, format_grid  # noqa: E402
-from solver.language import Language  # noqa: E402
-from solver.lexicon import Lexicon  # noqa: E402
-from solver.text import fold_word  # noqa: E402
+from lexforge import boggle, ruzzle  # noqa: E402
+from lexforge.graph import GRAPH_FILE, build_graph  # noqa: E402
+from lexforge.grid import Grid, format_grid  # noqa: E402
+from lexforge.language import Language  # noqa: E402
+from lexforge.lexicon import Lexicon  # noqa: E402
+from lexforge.text import fold_word  # noqa: E402
 
 
 def rss_mb(field: str = "VmRSS") -> float:
@@ -51,7 +51,7 @@ def rss_mb(field: str = "VmRSS") -> float:
 
 
 def french_language() -> Language:
-    return Language.load("fr", config_dir=ROOT / "config" / "languages")
+    return Language.load("fr")
 
 
 def french_lexicon(directory: Path) -> Lexicon:
@@ -240,7 +240,7 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
 ONE_SHOT = """
 import sys
 from pathlib import Path
-from solver.cli import main
+from lexforge.cli import main
 status = main(sys.argv[1:])
 peak = next(line for line in Path("/proc/self/status").read_text().splitlines()
             if line.startswith("VmHWM:"))

@@ -5,7 +5,7 @@ From ``words.tsv`` writes into ``build/<lexicon>/``:
 - ``anagrams.txt``: ``KEY=WORD`` lines (KEY = the word's letters sorted), sorted bytewise — the
   format of the Bash seed's ``ODS6.prep.txt``, so its ``egrep`` query runs unchanged on it;
 - ``anagrams.marisa``: marisa-trie ``Trie`` of those lines (prefix ``KEY=`` lists a class);
-- ``anagram-graph.npy``: the letter graph (solver.graph layout) of the keys, walked by the rack
+- ``anagram-graph.npy``: the letter graph (lexforge.graph layout) of the keys, walked by the rack
   search.
 
     python -m pipeline.anagrams --config config/config.yaml --lexicon fr \
@@ -20,11 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
+from lexforge.errors import report_user_errors
+from lexforge.graph import build_graph
+from lexforge.lexicon import ANAGRAM_GRAPH_FILE
 from pipeline.compile import read_words_tsv, save_graph, save_trie, write_lines
 from pipeline.step import lexicon_spec, step_parser
-from solver.errors import report_user_errors
-from solver.graph import build_graph
-from solver.lexicon import ANAGRAM_GRAPH_FILE
 
 log = logging.getLogger("pipeline.anagrams")
 

@@ -20,11 +20,11 @@ from pathlib import Path
 import marisa_trie
 import numpy as np
 
-from pipeline.atomic import atomic_open, atomic_path
+from lexforge.atomic import atomic_open, atomic_path
+from lexforge.errors import report_user_errors
+from lexforge.graph import GRAPH_FILE, build_graph
 from pipeline.config import language_json
 from pipeline.step import lexicon_spec, step_parser
-from solver.errors import report_user_errors
-from solver.graph import GRAPH_FILE, build_graph
 
 log = logging.getLogger("pipeline.compile")
 

@@ -1,4 +1,4 @@
-"""Loading and validating config/config.yaml and config/languages/<lang>.yaml.
+"""Loading and validating the build configuration (config/config.yaml) and its languages.
 
 Both are checked against the JSON schemas in config/schema/ before anything runs; any problem
 is a UserError naming the file and the offending key.
@@ -7,20 +7,25 @@ is a UserError naming the file and the offending key.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
-from pipeline.normalize import DEFAULT_REJECT
-from pipeline.sources import CASE_SENSITIVE
-from solver.errors import UserError
-from solver.language import Language
+from lexforge.errors import UserError, excerpt
+from lexforge.language import (
+    Language,
+    check_language_data,
+    find_language_file,
+    load_language_data,
+    read_yaml,
+)
+from lexforge.reasons import DEFAULT_REJECT
+from lexforge.sources import CASE_SENSITIVE
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "config" / "schema"
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "config" / "schema" / "config.schema.yaml"
 
 
 @dataclass(frozen=True)
@@ -64,56 +69,49 @@ class BuildConfig:
     default: tuple[str, ...]
 
 
-def _load_yaml(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"{path}: cannot read ({error})") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        raise UserError(
-            f"{path}: invalid YAML{where}: {getattr(error, 'problem', error)}"
-        ) from None
+def config_schema() -> dict[str, Any]:
+    """config/schema/config.schema.yaml, the build configuration's JSON schema."""
+    import yaml
 
-
-@cache
-def _schema(name: str) -> dict[str, Any]:
-    return yaml.safe_load((SCHEMA_DIR / name).read_text(encoding="utf-8"))
-
-
-def _validate(document: Any, schema_name: str, path: Path) -> None:
-    validator = jsonschema.Draft202012Validator(_schema(schema_name))
-    errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        error = errors[0]
-        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise UserError(f"{path}: {where}: {error.message}")
-
-
-def load_language_data(path: Path) -> dict[str, Any]:
-    """A language file, validated against config/schema/language.schema.yaml."""
-    data = _load_yaml(path)
-    _validate(data, "language.schema.yaml", path)
-    if data["code"] != path.stem:
-        raise UserError(f"{path}: code '{data['code']}' does not match the file name")
-    alphabet = data["alphabet"]
-    if len(set(alphabet)) != len(alphabet):
-        raise UserError(f"{path}: alphabet repeats a letter")
-    if data["length"]["min"] > data["length"]["max"]:
-        raise UserError(f"{path}: length min is greater than max")
-    return data
+    return yaml.safe_load(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
 def load_config(path: Path | str = "config/config.yaml", check_files: bool = True) -> BuildConfig:
-    """The build configuration with every lexicon resolved (language loaded, sources checked)."""
+    """The build configuration of a file, validated, every lexicon resolved."""
     path = Path(path)
-    data = _load_yaml(path)
-    _validate(data, "config.schema.yaml", path)
+    data = read_yaml(path)
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: (top level): not a mapping")
+    errors = sorted(
+        jsonschema.Draft202012Validator(config_schema()).iter_errors(data),
+        key=lambda e: list(e.absolute_path),
+    )
+    if errors:
+        where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
+        raise UserError(f"{path}: {where}: {excerpt(errors[0].message)}")
+    return resolve_config(data, path, check_files)
+
+
+def schema_error_line(message: str) -> str:
+    """``key/sub: reason`` from the many lines of ``snakemake.utils.validate``'s error."""
+    lines = message.splitlines()
+    reason = next(
+        (
+            line.removeprefix("ValidationError: ")
+            for line in lines
+            if line.startswith("ValidationError: ")
+        ),
+        lines[0] if lines else message,
+    )
+    instance = next((line for line in lines if line.startswith("On instance")), "")
+    where = "/".join(re.findall(r"\[([^\]]*)\]", instance)).replace("'", "") or "(top level)"
+    return f"{where}: {excerpt(reason, 120)}"
+
+
+def resolve_config(data: dict[str, Any], path: Path, check_files: bool = True) -> BuildConfig:
+    """Resolve an already schema-valid configuration (``path`` names it in messages and is where
+    ``languages_dir`` is relative to): languages loaded, overrides merged and checked, sources
+    checked."""
     languages_dir = path.parent / data.get("languages_dir", "languages")
     lexicons = {
         name: _lexicon(name, spec, languages_dir, path, check_files)
@@ -129,18 +127,17 @@ def load_config(path: Path | str = "config/config.yaml", check_files: bool = Tru
 def _lexicon(
     name: str, spec: dict, languages_dir: Path, config_path: Path, check_files: bool
 ) -> LexiconSpec:
-    language_file = languages_dir / f"{spec['language']}.yaml"
-    if not language_file.is_file():
-        raise UserError(
-            f"{config_path}: lexicons/{name}: "
-            f"no language file {language_file} for '{spec['language']}'"
-        )
+    try:
+        language_file = find_language_file(spec["language"], (languages_dir,))
+    except UserError as error:
+        raise UserError(f"{config_path}: lexicons/{name}: {error}") from None
     language_data = load_language_data(language_file)
     for key in ("alphabet", "keep"):
         if key in spec:
             language_data[key] = spec[key]
     if "length" in spec:
         language_data["length"] = {**language_data["length"], **spec["length"]}
+    check_language_data(language_data, f"{config_path}: lexicons/{name}")
     sources = tuple(
         Source(
             format=s["format"],

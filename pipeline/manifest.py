@@ -16,10 +16,10 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from pipeline.atomic import atomic_open
+from lexforge.atomic import atomic_open
+from lexforge.errors import report_user_errors
+from lexforge.verify import sha256_file
 from pipeline.step import step_config, step_parser
-from solver.errors import report_user_errors
-from solver.verify import sha256_file
 
 TOOLS = ("lexforge", "marisa-trie", "numpy", "pyarrow", "snakemake", "unidecode")
 

@@ -18,9 +18,9 @@ import sys
 import tarfile
 from pathlib import Path
 
-from pipeline.atomic import atomic_open, atomic_path
-from solver.errors import UserError, report_user_errors
-from solver.verify import sha256_file
+from lexforge.atomic import atomic_open, atomic_path
+from lexforge.errors import UserError, report_user_errors
+from lexforge.verify import sha256_file
 
 
 def bundle_members(lexicon_dir: Path) -> list[Path]:

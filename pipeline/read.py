@@ -11,8 +11,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline.sources import FORMATS, read_entries
-from solver.errors import report_user_errors
+from lexforge.errors import report_user_errors
+from lexforge.sources import FORMATS
+from lexforge.sources.read import read_entries
 
 
 def main(argv: list[str] | None = None) -> int:

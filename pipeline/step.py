@@ -6,8 +6,8 @@ import argparse
 import logging
 from pathlib import Path
 
+from lexforge.errors import UserError
 from pipeline.config import BuildConfig, LexiconSpec, load_config
-from solver.errors import UserError
 
 
 def step_parser(doc: str) -> argparse.ArgumentParser:

@@ -24,10 +24,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.atomic import atomic_path
+from lexforge.atomic import atomic_path
+from lexforge.errors import report_user_errors
+from lexforge.language import Language
 from pipeline.step import lexicon_spec, step_parser
-from solver.errors import report_user_errors
-from solver.language import Language
 
 
 def letter_table(words: pd.Series, language: Language) -> pa.Table:

@@ -24,12 +24,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.atomic import atomic_open
-from solver import boggle, reference, ruzzle
-from solver.anagram import anagram
-from solver.errors import UserError, report_user_errors
-from solver.grid import parse_grids
-from solver.lexicon import Lexicon
+from lexforge import boggle, reference, ruzzle
+from lexforge.anagram import anagram
+from lexforge.atomic import atomic_open
+from lexforge.errors import UserError, report_user_errors
+from lexforge.grid import parse_grids
+from lexforge.lexicon import Lexicon
 
 log = logging.getLogger("pipeline.validate")
 SHOWN = 12  # words listed per side of a diff line

@@ -16,13 +16,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from pipeline.atomic import atomic_open
+from lexforge.atomic import atomic_open
+from lexforge.errors import UserError, report_user_errors
+from lexforge.normalize import Normalizer
+from lexforge.reasons import REASONS
+from lexforge.sources.read import read_entries
+from lexforge.verify import sha256_file
 from pipeline.config import LexiconSpec
-from pipeline.normalize import REASONS, Normalizer
-from pipeline.sources import read_entries
 from pipeline.step import lexicon_spec, step_parser
-from solver.errors import UserError, report_user_errors
-from solver.verify import sha256_file
 
 log = logging.getLogger("pipeline.words")
 

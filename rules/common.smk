@@ -1,37 +1,76 @@
 # Shared by every rule: the validated build configuration, wildcard constraints, code hashes.
 import hashlib
+import json
+import os
 import re
 import sys
 from pathlib import Path
 
-from pipeline.config import load_config
-from solver.errors import UserError
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
 
-CONFIG_FILE = str(workflow.configfiles[-1]) if workflow.configfiles else "config/config.yaml"
+from lexforge.atomic import atomic_open
+from lexforge.errors import UserError
+from lexforge.language import read_yaml
+from pipeline.codedeps import code_hash as derived_code_hash
+from pipeline.config import SCHEMA_FILE, resolve_config, schema_error_line
+
+
+# The file named in messages and that languages_dir is relative to: the last --configfile.
+CONFIG_PATH = Path(workflow.configfiles[-1]) if workflow.configfiles else Path("config/config.yaml")
 try:
-    BUILD = load_config(CONFIG_FILE)
+    read_yaml(CONFIG_PATH)  # broken YAML or a duplicated key: one line, before Snakemake reads it
 except UserError as error:
     sys.exit(f"lexforge: {error}")
+
+
+configfile: "config/config.yaml"
+
+
+try:
+    validate(config, str(SCHEMA_FILE))
+    BUILD = resolve_config(config, CONFIG_PATH)
+except WorkflowError as error:
+    sys.exit(f"lexforge: {CONFIG_PATH}: {schema_error_line(str(error))}")
+except UserError as error:
+    sys.exit(f"lexforge: {error}")
+
+# The steps read the configuration as Snakemake resolved it (config file, --configfile and
+# --config overrides): written beside Snakemake's own state when it changes, never an input
+# (spec_hash reruns what a change affects).
+CONFIG_FILE = ".snakemake/lexforge/config.json"
+_effective = json.dumps(
+    {**config, "languages_dir": str((CONFIG_PATH.parent / config.get("languages_dir", "languages")).resolve())},
+    indent=1,
+    sort_keys=True,
+    ensure_ascii=False,
+)
+if not Path(CONFIG_FILE).is_file() or Path(CONFIG_FILE).read_text(encoding="utf-8") != _effective:
+    Path(CONFIG_FILE).parent.mkdir(parents=True, exist_ok=True)
+    with atomic_open(Path(CONFIG_FILE)) as out:
+        out.write(_effective)
 
 LEXICONS = list(BUILD.lexicons)
 DEFAULT_LEXICONS = list(BUILD.default)
 PYTHON = sys.executable
+# The steps are `python -m pipeline.<step>` run from the working directory: the project's own
+# tree must be importable wherever that is.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [workflow.basedir, *filter(None, [os.environ.get("PYTHONPATH")])]
+)
 
 
 wildcard_constraints:
     lexicon="|".join(re.escape(name) for name in LEXICONS),
 
 
-def code_hash(*modules):
-    """sha256 of the step's source files: a change to the code reruns the step (params trigger)."""
-    digest = hashlib.sha256()
-    for module in modules:
-        digest.update(Path(workflow.basedir, module).read_bytes())
-    return digest.hexdigest()[:16]
+def code_hash(module):
+    """A hash of every project file ``python -m module`` imports: editing any reruns the step."""
+    return derived_code_hash(module, Path(workflow.basedir))
 
 
 def spec_hash(lexicon):
-    """What of config/config.yaml a lexicon depends on: a change reruns it, and only it."""
+    """What of the configuration a lexicon depends on: a change reruns it, and only it."""
     spec = BUILD.lexicons[lexicon]
     text = repr((spec.sources, sorted(spec.reject.items()), sorted(spec.language_data.items())))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -43,12 +82,3 @@ def source_files(wildcards):
 
 def language_file(wildcards):
     return str(BUILD.lexicons[wildcards.lexicon].language_file)
-
-
-COMMON_CODE = (
-    "pipeline/config.py",
-    "pipeline/step.py",
-    "pipeline/atomic.py",
-    "solver/language.py",
-    "solver/errors.py",
-)

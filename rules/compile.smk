@@ -11,7 +11,7 @@ rule compile:
         graph="build/{lexicon}/graph.npy",
         language="build/{lexicon}/language.json",
     params:
-        code=code_hash(*COMMON_CODE, "pipeline/compile.py", "solver/graph.py"),
+        code=code_hash("pipeline.compile"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
     log:
         "build/logs/compile/{lexicon}.log",
@@ -30,9 +30,7 @@ rule anagrams:
         anagrams_trie="build/{lexicon}/anagrams.marisa",
         anagram_graph="build/{lexicon}/anagram-graph.npy",
     params:
-        code=code_hash(
-            *COMMON_CODE, "pipeline/anagrams.py", "pipeline/compile.py", "solver/graph.py"
-        ),
+        code=code_hash("pipeline.anagrams"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
     log:
         "build/logs/anagrams/{lexicon}.log",

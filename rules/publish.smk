@@ -10,7 +10,7 @@ rule bundle:
     wildcard_constraints:
         version=re.escape(BUILD.version),
     params:
-        code=code_hash(*COMMON_CODE, "pipeline/publish.py"),
+        code=code_hash("pipeline.publish"),
     log:
         "build/logs/bundle/{lexicon}-{version}.log",
     benchmark:
@@ -26,7 +26,7 @@ rule dist:
     output:
         "build/dist/SHA256SUMS",
     params:
-        code=code_hash(*COMMON_CODE, "pipeline/publish.py"),
+        code=code_hash("pipeline.publish"),
     log:
         "build/logs/dist/SHA256SUMS.log",
     benchmark:

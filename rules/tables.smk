@@ -10,7 +10,7 @@ rule tables:
         letters="build/{lexicon}/letters.parquet",
         stats="build/{lexicon}/stats.parquet",
     params:
-        code=code_hash(*COMMON_CODE, "pipeline/tables.py"),
+        code=code_hash("pipeline.tables"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
     log:
         "build/logs/tables/{lexicon}.log",
@@ -40,7 +40,7 @@ rule manifest:
     output:
         "build/{lexicon}/manifest.json",
     params:
-        code=code_hash(*COMMON_CODE, "pipeline/manifest.py"),
+        code=code_hash("pipeline.manifest"),
     log:
         "build/logs/manifest/{lexicon}.log",
     benchmark:

@@ -20,18 +20,7 @@ rule validate:
     output:
         "build/{lexicon}/validation.json",
     params:
-        code=code_hash(
-            *COMMON_CODE,
-            "pipeline/validate.py",
-            "solver/anagram.py",
-            "solver/boggle.py",
-            "solver/_search.pyx",
-            "solver/graph.py",
-            "solver/ruzzle.py",
-            "solver/grid.py",
-            "solver/reference.py",
-            "solver/lexicon.py",
-        ),
+        code=code_hash("pipeline.validate"),
         reference=reference_dir,
     log:
         "build/logs/validate/{lexicon}.log",

@@ -9,18 +9,7 @@ rule words:
         words="build/work/{lexicon}/words.tsv",
         sources="build/work/{lexicon}/sources.json",
     params:
-        code=code_hash(
-            *COMMON_CODE,
-            "pipeline/words.py",
-            "pipeline/normalize.py",
-            "solver/text.py",
-            "pipeline/sources/__init__.py",
-            "pipeline/sources/textfile.py",
-            "pipeline/sources/dict.py",
-            "pipeline/sources/ods.py",
-            "pipeline/sources/freelang.py",
-            "pipeline/sources/aspell.py",
-        ),
+        code=code_hash("pipeline.words"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
     log:
         "build/logs/words/{lexicon}.log",

@@ -37,8 +37,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-from pipeline.sources.aspell import read_aspell
-from solver.errors import report_user_errors
+from lexforge.errors import report_user_errors
+from lexforge.sources.aspell import read_aspell
 
 REPO = Path(__file__).resolve().parent.parent
 #: language → (top-level dictionary in raw/<lang>/aspell, aspell language name)

@@ -5,14 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import solver._search
 from build_helpers import ROOT, snakemake
+
+import lexforge._search
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Refuse to test a compiled search older than its source (edited without a rebuild)."""
-    source = ROOT / "solver" / "_search.pyx"
-    built = Path(solver._search.__file__)
+    source = ROOT / "lexforge" / "_search.pyx"
+    built = Path(lexforge._search.__file__)
     if source.stat().st_mtime > built.stat().st_mtime:
         pytest.exit(f"{built.name} is older than {source.name}: run pip install --no-deps -e .", 2)
 

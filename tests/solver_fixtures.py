@@ -13,10 +13,10 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from solver.grid import Grid, adjacent_cells
-from solver.language import Language
-from solver.lexicon import Lexicon
-from solver.text import fold_word
+from lexforge.grid import Grid, adjacent_cells
+from lexforge.language import Language
+from lexforge.lexicon import Lexicon
+from lexforge.text import fold_word
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGUAGES = ("en", "fr", "de", "it", "es", "nl", "pt")
@@ -36,7 +36,7 @@ DIGRAPHS = ("QU", "TH", "ER", "IN", "HE", "AN")
 
 @cache
 def language(code: str) -> Language:
-    return Language.load(code, config_dir=ROOT / "config" / "languages")
+    return Language.load(code)
 
 
 def dict_words(code: str, *, sample: int | None = SAMPLE_SIZE) -> list[str]:

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_fixtures import LANGUAGES, language, small_lexicon
 
-from solver import reference
-from solver.anagram import anagram, parse_rack, pattern, show_jokers
-from solver.errors import UserError
-from solver.lexicon import Lexicon
+from lexforge import reference
+from lexforge.anagram import anagram, parse_rack, pattern, show_jokers
+from lexforge.errors import UserError
+from lexforge.lexicon import Lexicon
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ import pyarrow.parquet as pq
 import pytest
 from build_helpers import ROOT
 
+from lexforge.anagram import anagram
+from lexforge.graph import load_graph
+from lexforge.lexicon import Lexicon
+from lexforge.verify import verify
 from pipeline.config import load_config
-from solver.anagram import anagram
-from solver.graph import load_graph
-from solver.lexicon import Lexicon
-from solver.verify import verify
 
 LEXICONS = list(load_config(ROOT / "config/config.yaml", check_files=False).default)
 CONTRACT = (

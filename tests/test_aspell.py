@@ -1,4 +1,4 @@
-"""The aspell reader (pipeline.sources.aspell).
+"""The aspell reader (lexforge.sources.aspell).
 
 Unit tests build small dictionaries in tmp_path. Oracle tests compare with the real aspell binary
 (``aspell create master``, then ``dump master | expand``); they are skipped when aspell is not
@@ -18,14 +18,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.sources.aspell import (
+from lexforge.errors import UserError
+from lexforge.sources.aspell import (
     _Expander,
     _parse_affix_file,
     _read_word_list,
     _RejectCounter,
     read_aspell,
 )
-from solver.errors import UserError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "aspell"
 RAW = Path(__file__).parent.parent / "raw"

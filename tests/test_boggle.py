@@ -12,17 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_fixtures import LANGUAGES, assert_valid_path, grids, language, small_lexicon
 
-from solver import boggle, reference
-from solver.errors import UserError
-from solver.graph import (
+from lexforge import boggle, reference
+from lexforge.errors import UserError
+from lexforge.graph import (
     GRAPH_FILE,
     build_graph,
     graph_letters,
     graph_words,
     load_graph,
 )
-from solver.grid import Grid, parse_grids
-from solver.lexicon import Lexicon
+from lexforge.grid import Grid, parse_grids
+from lexforge.lexicon import Lexicon
 
 EN = language("en")
 FR = language("fr")

@@ -182,7 +182,7 @@ def test_verify_reports_a_corrupted_lexicon(build_dir, tmp_path):
 )
 def test_query_path_imports_neither_pipeline_nor_pandas(build_dir, args):
     code = (
-        f"import sys; from solver.cli import main; main({[*args, '--lexicon', 'fr']!r});"
+        f"import sys; from lexforge.cli import main; main({[*args, '--lexicon', 'fr']!r});"
         " bad = [m for m in sys.modules if m.split('.')[0] in ('pipeline', 'pandas', 'pyarrow')];"
         " print('IMPORTED', bad)"
     )

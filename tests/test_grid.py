@@ -1,4 +1,4 @@
-"""Board text format, Grid model and adjacency (solver.grid)."""
+"""Board text format, Grid model and adjacency (lexforge.grid)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from solver_fixtures import LANGUAGES, grids, language
 
-from solver.errors import UserError
-from solver.grid import Grid, format_grid, neighbours, parse_grids
+from lexforge.errors import UserError
+from lexforge.grid import Grid, format_grid, neighbours, parse_grids
 
 EN = language("en")
 ELZZUR_DEMO = """\

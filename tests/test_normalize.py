@@ -6,14 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.normalize import DEFAULT_REJECT, Normalizer
-from solver.language import Language
-from solver.text import fold_word
+from lexforge.language import Language
+from lexforge.normalize import Normalizer
+from lexforge.reasons import DEFAULT_REJECT
+from lexforge.text import fold_word
 
 ROOT = Path(__file__).resolve().parent.parent
-FR = Language.load("fr", config_dir=ROOT / "config/languages")
-DE = Language.load("de", config_dir=ROOT / "config/languages")
-ES = Language.load("es", config_dir=ROOT / "config/languages")
+FR = Language.load("fr")
+DE = Language.load("de")
+ES = Language.load("es")
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_fixtures import LANGUAGES, assert_valid_path, grids, language, small_lexicon
 
-from solver import reference, ruzzle
-from solver.errors import UserError
-from solver.grid import Grid, parse_grids
-from solver.lexicon import Lexicon
+from lexforge import reference, ruzzle
+from lexforge.errors import UserError
+from lexforge.grid import Grid, parse_grids
+from lexforge.lexicon import Lexicon
 
 EN = language("en")
 # pettarin/elzzur's documented English demo board and the top of its output.

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_fixtures import LANGUAGES, language, small_lexicon
 
-from solver import reference, scrabble
-from solver.errors import UserError
-from solver.lexicon import Lexicon
+from lexforge import reference, scrabble
+from lexforge.errors import UserError
+from lexforge.lexicon import Lexicon
 
 FR = language("fr")
 FIXTURES = Path(__file__).parent / "fixtures" / "scrabble"

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.sources import read_entries
-from pipeline.sources.dict import read_dict
-from pipeline.sources.freelang import read_freelang
-from pipeline.sources.ods import read_ods
-from solver.errors import UserError
+from lexforge.errors import UserError
+from lexforge.sources.dict import read_dict
+from lexforge.sources.freelang import read_freelang
+from lexforge.sources.ods import read_ods
+from lexforge.sources.read import read_entries
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sources"
 ROOT = Path(__file__).parent.parent

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solver.boggle import encode_boards, found_words, search_board
-from solver.errors import UserError
-from solver.grid import Grid
+from lexforge.boggle import encode_boards, found_words, search_board
+from lexforge.errors import UserError
+from lexforge.grid import Grid
 
 if TYPE_CHECKING:
-    from solver.lexicon import Lexicon
+    from lexforge.lexicon import Lexicon
 
 LENGTH_BONUS = {5: 5, 6: 10, 7: 15, 8: 20}  # 9 letters and more: 25
 LONG_WORD_BONUS = 25

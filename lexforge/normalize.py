@@ -15,20 +15,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from solver.language import Language
-from solver.text import fold_word
-
-#: Character classes an entry may be rejected for, in the order they are checked.
-CHARACTER_REASONS: dict[str, str] = {
-    "apostrophe": "'’ʼ`´",
-    "hyphen": "-‐‑‒–—",
-    "space": " \t\u00a0",
-    "dot": ".",
-    "digit": "0123456789",
-}
-CASE_REASONS = ("proper_nouns", "abbreviations")
-REASONS = (*CHARACTER_REASONS, "abbreviation", "proper-noun", "alphabet", "too-short", "too-long")
-DEFAULT_REJECT = {**dict.fromkeys(CHARACTER_REASONS, True), **dict.fromkeys(CASE_REASONS, True)}
+from lexforge.language import Language
+from lexforge.reasons import CHARACTER_REASONS, DEFAULT_REJECT
+from lexforge.text import fold_word
 
 
 @dataclass

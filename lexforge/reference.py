@@ -13,9 +13,9 @@ Both return exactly what the fast solvers return: the same words, with the same 
 the first in reading order; Ruzzle: the best-scoring, ties to the first in reading order) and
 score, in the same order.
 
-``rack_brute_force`` is the same kind of oracle for solver.anagram: it checks every word of the
+``rack_brute_force`` is the same kind of oracle for lexforge.anagram: it checks every word of the
 lexicon against the rack's letter counts instead of walking the anagram-key graph; and
-``scrabble_brute_force`` for solver.scrabble: it tries every word at every position of the
+``scrabble_brute_force`` for lexforge.scrabble: it tries every word at every position of the
 board and scores the board that results, instead of walking the letter graph from anchors.
 """
 
@@ -29,15 +29,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solver.anagram import Match, parse_rack, show_jokers
-from solver.boggle import BoggleWord, boggle_score
-from solver.graph import graph_letters
-from solver.grid import Grid, neighbours
-from solver.ruzzle import RuzzleWord, check_values, ruzzle_score, sort_words
-from solver.scrabble import Board, Move, best_first, place
+from lexforge.anagram import Match, parse_rack, show_jokers
+from lexforge.boggle import BoggleWord, boggle_score
+from lexforge.graph import graph_letters
+from lexforge.grid import Grid, neighbours
+from lexforge.ruzzle import RuzzleWord, check_values, ruzzle_score, sort_words
+from lexforge.scrabble import Board, Move, best_first, place
 
 if TYPE_CHECKING:
-    from solver.lexicon import Lexicon
+    from lexforge.lexicon import Lexicon
 
 Path = tuple[int, ...]  # cell indices
 

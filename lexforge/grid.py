@@ -22,9 +22,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from solver.errors import UserError
-from solver.language import Language
-from solver.text import fold_word
+from lexforge.errors import UserError
+from lexforge.language import Language
+from lexforge.text import fold_word
 
 # A board is something a person types or a generator writes: anything wider or taller than
 # 64 cells is almost surely the wrong file (a word list, a log) and would only make the search

@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The compiled walks of the letter graph behind solver.boggle and solver.ruzzle.
+"""The compiled walks of the letter graph behind lexforge.boggle and lexforge.ruzzle.
 
-A grid path is walked in lockstep with the node-array letter graph (solver.graph): a node's
+A grid path is walked in lockstep with the node-array letter graph (lexforge.graph): a node's
 ``mask`` has bit ``i`` set when letter ``i`` continues it, its children are stored in letter
 order from ``first``, so the child for a letter is ``first + popcount(mask & (bit - 1))``.
 
@@ -11,8 +11,8 @@ order from ``first``, so the child for a letter is ``first + popcount(mask & (bi
   Ruzzle passes letter values and multipliers).
 * ``boggle_chunk`` finds only the words of many boards, breadth-first (see ``board_words``).
 
-Both release the GIL while they search, so ``solver.boggle.solve_batch`` runs them on all cores
-in threads. The plain-Python searches of solver.reference are the oracle they are tested against.
+Both release the GIL while they search, so ``lexforge.boggle.solve_batch`` runs them on all cores
+in threads. The plain-Python searches of lexforge.reference are the oracle they are tested against.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
@@ -25,13 +25,13 @@ cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long value) nogil
 
 
-cdef packed struct Node:  # one record of solver.graph.NODE_DTYPE
+cdef packed struct Node:  # one record of lexforge.graph.NODE_DTYPE
     uint64_t mask
     int32_t first
     int32_t word
 
 
-cdef struct Board:  # one board's cells, as solver.boggle.encode_boards lays them out
+cdef struct Board:  # one board's cells, as lexforge.boggle.encode_boards lays them out
     const int64_t* letters  # cells × width graph letter indices
     Py_ssize_t width
     const int64_t* length  # letters per cell

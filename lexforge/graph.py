@@ -32,7 +32,7 @@ from pathlib import Path
 import marisa_trie
 import numpy as np
 
-from solver.errors import UserError
+from lexforge.errors import UserError
 
 GRAPH_FILE = "graph.npy"
 ROOT = 0

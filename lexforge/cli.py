@@ -20,8 +20,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from solver.errors import UserError, report_user_errors
-from solver.lexicon import Lexicon
+from lexforge.errors import UserError, report_user_errors
+from lexforge.lexicon import Lexicon
 
 FORMATS = ("ods", "dict", "freelang", "aspell")
 
@@ -29,7 +29,7 @@ FORMATS = ("ods", "dict", "freelang", "aspell")
 def load_lexicon(args: argparse.Namespace) -> Lexicon:
     """The lexicon a query names: ``-d WORDLIST`` (in memory) or ``--lexicon`` (memory-mapped)."""
     if args.wordlist is not None:
-        from solver.wordlist import lexicon_from_wordlist
+        from lexforge.wordlist import lexicon_from_wordlist
 
         return lexicon_from_wordlist(Path(args.wordlist), args.format, args.language)
     name = args.lexicon or os.environ.get("LEXFORGE_LEXICON")
@@ -59,7 +59,7 @@ def emit_json(data: object) -> None:
 
 
 def cmd_anagram(args: argparse.Namespace) -> None:
-    from solver.anagram import anagram
+    from lexforge.anagram import anagram
 
     lexicon = load_lexicon(args)
     matches = anagram(
@@ -75,7 +75,7 @@ def cmd_anagram(args: argparse.Namespace) -> None:
 
 
 def cmd_pattern(args: argparse.Namespace) -> None:
-    from solver.anagram import pattern
+    from lexforge.anagram import pattern
 
     lexicon = load_lexicon(args)
     print_matches(pattern(lexicon, args.pattern, rack_text=args.rack, sort=args.sort), args)
@@ -95,8 +95,8 @@ def format_path(path: tuple[tuple[int, int], ...]) -> str:
 
 
 def cmd_boggle(args: argparse.Namespace) -> None:
-    from solver import boggle
-    from solver.grid import parse_grids
+    from lexforge import boggle
+    from lexforge.grid import parse_grids
 
     lexicon = load_lexicon(args)
     text, source = read_input(args.grid)
@@ -142,8 +142,8 @@ def cmd_boggle(args: argparse.Namespace) -> None:
 
 def cmd_worddle(args: argparse.Namespace) -> None:
     """The Worddle brief's program: grid on stdin, words on stdout, longest first."""
-    from solver import boggle
-    from solver.grid import parse_grids
+    from lexforge import boggle
+    from lexforge.grid import parse_grids
 
     lexicon = load_lexicon(args)
     grids = parse_grids(sys.stdin.read(), lexicon.language, source="<stdin>", size=args.size)
@@ -153,8 +153,8 @@ def cmd_worddle(args: argparse.Namespace) -> None:
 
 
 def cmd_ruzzle(args: argparse.Namespace) -> None:
-    from solver import ruzzle
-    from solver.grid import format_grid, parse_grids
+    from lexforge import ruzzle
+    from lexforge.grid import format_grid, parse_grids
 
     lexicon = load_lexicon(args)
     text, source = read_input(args.board)
@@ -199,7 +199,7 @@ def cmd_ruzzle(args: argparse.Namespace) -> None:
 
 
 def cmd_scrabble(args: argparse.Namespace) -> None:
-    from solver import scrabble
+    from lexforge import scrabble
 
     lexicon = load_lexicon(args)
     text, source = read_input(args.board)
@@ -230,8 +230,8 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
 
 
 def cmd_generate(args: argparse.Namespace) -> None:
-    from solver.generate import generate_boards
-    from solver.grid import format_grid
+    from lexforge.generate import generate_boards
+    from lexforge.grid import format_grid
 
     lexicon = load_lexicon(args)
     boards = generate_boards(
@@ -251,7 +251,7 @@ def cmd_generate(args: argparse.Namespace) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from solver.verify import verify
+    from lexforge.verify import verify
 
     problems = verify(args.lexicon)
     if args.json:
@@ -293,7 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--language",
         default="en",
-        help="language rules for -d: a code of config/languages/ or a file (default: en)",
+        help="language rules for -d: a code (shipped, or config/languages/CODE.yaml) "
+        "or a YAML file (default: en)",
     )
     group.add_argument("--json", action="store_true", help="machine-readable output")
 

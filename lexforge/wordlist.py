@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.normalize import Normalizer
-from pipeline.sources import CASE_SENSITIVE, read_entries
-from solver.errors import UserError
-from solver.language import Language
-from solver.lexicon import Lexicon
+from lexforge.errors import UserError
+from lexforge.language import Language
+from lexforge.lexicon import Lexicon
+from lexforge.normalize import Normalizer
+from lexforge.sources import CASE_SENSITIVE
+from lexforge.sources.read import read_entries
 
 
 def lexicon_from_wordlist(path: Path, fmt: str, language_spec: str) -> Lexicon:

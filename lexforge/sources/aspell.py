@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from itertools import chain, starmap
 from pathlib import Path
 
-from solver.errors import UserError
+from lexforge.errors import UserError
 
 #: aspell skips a word list line longer than this (word, plus ``/`` and flags if any).
 MAX_LINE_LENGTH = 240

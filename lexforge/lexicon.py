@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 import marisa_trie
 
-from solver.errors import UserError
-from solver.language import Language
+from lexforge.errors import UserError
+from lexforge.language import Language
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,8 +96,8 @@ class Lexicon:
 
     @cached_property
     def graph(self) -> np.ndarray:
-        """The node-array letter graph (see solver.graph), mapped from disk or built in memory."""
-        from solver import graph
+        """The node-array letter graph (see lexforge.graph), mapped from disk or built in memory."""
+        from lexforge import graph
 
         if self.path is not None and (self.path / graph.GRAPH_FILE).is_file():
             return graph.load_graph(self.path / graph.GRAPH_FILE)
@@ -113,7 +113,7 @@ class Lexicon:
         """
         if self.path is not None and (self.path / ANAGRAM_GRAPH_FILE).is_file():
             return map_node_array(self.path / ANAGRAM_GRAPH_FILE)
-        from solver import graph
+        from lexforge import graph
 
         keys = marisa_trie.Trie(line.partition("=")[0] for line in self.anagrams.iterkeys())
         return node_words(graph.build_graph(keys, self.language.alphabet))
@@ -122,7 +122,7 @@ class Lexicon:
     def word_nodes(self) -> memoryview:
         """The words' letter graph (``graph``) in the layout of ``anagram_nodes``, for walks in
         plain Python (the Scrabble move generator)."""
-        from solver import graph
+        from lexforge import graph
 
         if self.path is not None and (self.path / graph.GRAPH_FILE).is_file():
             return map_node_array(self.path / graph.GRAPH_FILE)
@@ -139,12 +139,12 @@ NODE_DESCR = [("mask", "<u8"), ("first", "<i4"), ("word", "<i4")]
 
 
 def node_words(nodes: np.ndarray) -> memoryview:
-    """A node array (solver.graph layout) in memory as 64-bit words, like ``map_node_array``."""
+    """A node array (lexforge.graph layout) in memory as 64-bit words, like ``map_node_array``."""
     return memoryview(nodes.view("<u8").ravel()).cast("B").cast("Q")
 
 
 def map_node_array(path: Path) -> memoryview:
-    """Memory-map a ``.npy`` node array (solver.graph layout) as 64-bit words, without numpy."""
+    """Memory-map a ``.npy`` node array (lexforge.graph layout) as 64-bit words, without numpy."""
     with open(path, "rb") as handle:
         mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solver.errors import UserError
+from lexforge.errors import UserError
 
 
 def read_lines(path: Path, encoding: str) -> list[str]:

@@ -1,9 +1,10 @@
 """Random boards: letters drawn from the lexicon's letter frequencies or from a dice set.
 
-Frequencies come from ``letters.parquet`` (pyarrow is imported here only, never on a query
-path) or, for an in-memory lexicon, from its words. ``--dice`` rolls the language's dice (one die
-per cell, shuffled, one face each). Ruzzle multipliers follow a round-3 board: per 16 cells one
-DL, one TL, two DW and one TW (game-data.md §3), scaled to the board's size.
+Frequencies are counted over the lexicon's words (in ``words.txt``'s bytes for a built
+lexicon: a few milliseconds, no parquet reader on the query path). ``--dice`` rolls the
+language's dice (one die per cell, shuffled, one face each). Ruzzle multipliers follow a
+round-3 board: per 16 cells one DL, one TL, two DW and one TW (game-data.md §3), scaled to the
+board's size.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from solver.errors import UserError
-from solver.grid import Grid
-from solver.lexicon import Lexicon
+from lexforge.errors import UserError
+from lexforge.grid import Grid
+from lexforge.lexicon import Lexicon
 
 #: Ruzzle round-3 multipliers per 16 cells: (letter multiplier, word multiplier, how many).
 RUZZLE_MULTIPLIERS = ((2, 1, 1), (3, 1, 1), (1, 2, 2), (1, 3, 1))
@@ -23,17 +24,14 @@ BATCH = 256
 
 def letter_weights(lexicon: Lexicon) -> dict[str, float]:
     """Letter → frequency in the lexicon's words."""
-    if lexicon.path is not None and (lexicon.path / "letters.parquet").is_file():
-        import pyarrow.parquet as pq
-
-        table = pq.read_table(lexicon.path / "letters.parquet", columns=["letter", "frequency"])
-        weights = dict(
-            zip(table["letter"].to_pylist(), table["frequency"].to_pylist(), strict=True)
-        )
+    alphabet = lexicon.language.alphabet
+    if lexicon.path is not None and (lexicon.path / "words.txt").is_file():
+        text = (lexicon.path / "words.txt").read_bytes()
+        counts = Counter({letter: text.count(letter.encode()) for letter in alphabet})
     else:
         counts = Counter("".join(lexicon.words.iterkeys()))
-        total = sum(counts.values()) or 1
-        weights = {letter: counts[letter] / total for letter in lexicon.language.alphabet}
+    total = sum(counts[letter] for letter in alphabet) or 1
+    weights = {letter: counts[letter] / total for letter in alphabet}
     weights = {letter: w for letter, w in weights.items() if w > 0}
     if not weights:
         raise UserError(f"lexicon '{lexicon.name}': no letter frequencies to draw from")
@@ -46,7 +44,7 @@ def dice_set(lexicon: Lexicon, name: str, cells: int) -> list[list[str]]:
     code = lexicon.language.code
     if not sets:
         raise UserError(
-            f"language '{code}' has no Boggle dice set (see config/languages/{code}.yaml); "
+            f"language '{code}' has no Boggle dice set (see its language file); "
             "drop --dice to draw from letter frequencies"
         )
     if name:
@@ -125,7 +123,7 @@ def generate_boards(
     weights = None if dice_faces is not None else letter_weights(lexicon)
     if min_words <= 0:
         return [_draw(rows, cols, rng, weights, dice_faces, multipliers) for _ in range(count)]
-    from solver.boggle import solve_batch
+    from lexforge.boggle import solve_batch
 
     min_length = 2 if multipliers else 3
     boards: list[Grid] = []

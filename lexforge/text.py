@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from solver.language import Language
+from lexforge.language import Language
 
 
 @lru_cache(maxsize=4096)

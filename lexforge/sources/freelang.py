@@ -8,7 +8,7 @@ punctuation around them (a trailing comma, surrounding quotes), which is removed
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.sources.textfile import read_lines
+from lexforge.sources.textfile import read_lines
 
 STRAY = ' \t,;:!?"«»()[]*'
 

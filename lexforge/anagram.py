@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from solver.errors import UserError
-from solver.lexicon import Lexicon
-from solver.text import fold_word
+from lexforge.errors import UserError
+from lexforge.lexicon import Lexicon
+from lexforge.text import fold_word
 
 JOKERS = "*?"
 MAX_JOKERS = 3  # each joker multiplies the search by the alphabet size; 4 gives no useful answer

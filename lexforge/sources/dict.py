@@ -7,7 +7,7 @@ hyphens, spaces, digits, abbreviations and duplicates are left for normalization
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.sources.textfile import read_lines
+from lexforge.sources.textfile import read_lines
 
 
 def read_dict(path: Path, encoding: str = "utf-8") -> Iterator[str]:

@@ -7,7 +7,7 @@ redistributable: point config/config.yaml at your own copy (see the README).
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.sources.textfile import read_lines
+from lexforge.sources.textfile import read_lines
 
 
 def read_ods(path: Path, encoding: str = "utf-8") -> Iterator[str]:

@@ -1,7 +1,4 @@
-"""The raw-format readers: each turns one source file into its entries (original spelling).
-
-Readers know nothing of games or normalization; ``READERS`` maps a format name to its reader.
-"""
+"""``read_entries``: the entries of a raw file, read by its format's reader."""
 
 from __future__ import annotations
 
@@ -9,13 +6,10 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from pipeline.sources.dict import read_dict
-from pipeline.sources.freelang import read_freelang
-from pipeline.sources.ods import read_ods
-
-FORMATS = ("dict", "ods", "freelang", "aspell")
-#: Formats whose capitalisation is meaningful (a capital marks a proper noun or an abbreviation).
-CASE_SENSITIVE = {"dict": True, "ods": False, "freelang": True, "aspell": True}
+from lexforge.sources.aspell import read_aspell
+from lexforge.sources.dict import read_dict
+from lexforge.sources.freelang import read_freelang
+from lexforge.sources.ods import read_ods
 
 
 def read_entries(
@@ -31,8 +25,6 @@ def read_entries(
     ``pruned`` then counts those forms by the set of reject characters each held.
     """
     if fmt == "aspell":
-        from pipeline.sources.aspell import read_aspell
-
         return read_aspell(path, reject_chars, pruned)
     readers: dict[str, Callable[..., Iterator[str]]] = {
         "dict": read_dict,

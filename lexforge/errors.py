@@ -19,3 +19,8 @@ def report_user_errors(main: Callable[[], int | None]) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """``text`` as quoted in an error line: at most ``limit`` characters, the rest elided."""
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"

@@ -6,10 +6,10 @@ word, spelling a word of the lexicon of at least ``min_length`` letters; a multi
 Worddle order: longest first, then alphabetical; each word once, with one path (the first in
 reading order: the lexicographically smallest sequence of cell indices).
 
-The searches walk grid paths in lockstep with the node-array letter graph (solver.graph), in
-the compiled module solver._search (Cython), which this module feeds:
+The searches walk grid paths in lockstep with the node-array letter graph (lexforge.graph), in
+the compiled module lexforge._search (Cython), which this module feeds:
 
-* ``search_board`` (used by ``solve`` and by solver.ruzzle) walks depth-first and keeps, for
+* ``search_board`` (used by ``solve`` and by lexforge.ruzzle) walks depth-first and keeps, for
   every word it meets, its best-scoring path: with all cell values 0 that is simply the first
   path, which is what Boggle needs; Ruzzle passes letter values and multipliers.
 * ``boggle_chunk`` (used by ``solve_batch``) finds only the words, breadth-first, for many
@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solver._search import boggle_chunk, search_board
-from solver.errors import UserError
-from solver.graph import graph_letters
-from solver.grid import Grid, adjacent_cells
+from lexforge._search import boggle_chunk, search_board
+from lexforge.errors import UserError
+from lexforge.graph import graph_letters
+from lexforge.grid import Grid, adjacent_cells
 
 if TYPE_CHECKING:
-    from solver.lexicon import Lexicon
+    from lexforge.lexicon import Lexicon
 
 BOGGLE_POINTS = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}  # 8 letters and more: 11
 
@@ -124,7 +124,7 @@ def solve_batch(
         return [words for part in parts for words in part]
 
 
-# --- inputs of the compiled search (solver._search) ---------------------------------------
+# --- inputs of the compiled search (lexforge._search) ---------------------------------------
 
 
 @dataclass(frozen=True)

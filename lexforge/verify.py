@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from solver.lexicon import find_lexicon_dir
+from lexforge.lexicon import find_lexicon_dir
 
 
 def sha256_file(path: Path | str) -> str:

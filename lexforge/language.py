@@ -1,0 +1,175 @@
+"""A language as data: alphabet, normalization bounds and game tables.
+
+The default languages ship inside the package (``lexforge/languages/<code>.yaml``, read through
+importlib.resources); a build can add its own (``config/languages/<code>.yaml``), and a
+built lexicon carries its resolved language as ``language.json``. YAML files are validated
+against ``lexforge/schema/language.schema.yaml`` before use; a mistake is one line.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from lexforge.errors import UserError, excerpt
+
+#: Where a repository checkout keeps languages it adds; looked in before the shipped ones.
+LOCAL_LANGUAGES = Path("config/languages")
+#: The anagram index writes KEY=WORD lines: these characters cannot be letters.
+RESERVED_CHARACTERS = "=\n\t"
+
+
+def shipped_languages_dir() -> Path:
+    """The package's own language files."""
+    return Path(str(resources.files("lexforge") / "languages"))
+
+
+def find_language_file(code: str, extra_dirs: tuple[Path, ...] = (LOCAL_LANGUAGES,)) -> Path:
+    """``<code>.yaml`` from ``extra_dirs`` first, then the shipped languages; UserError
+    listing the known codes when there is none."""
+    folders = (*extra_dirs, shipped_languages_dir())
+    for folder in folders:
+        candidate = folder / f"{code}.yaml"
+        if candidate.is_file():
+            return candidate
+    known = sorted({p.stem for folder in folders if folder.is_dir() for p in folder.glob("*.yaml")})
+    raise UserError(f"unknown language '{excerpt(code)}' (known: {', '.join(known)})")
+
+
+def read_yaml(path: Path) -> Any:
+    """A YAML document; UserError naming the file and line on any problem (duplicate keys too)."""
+    import yaml  # only for YAML files, never for a built lexicon
+
+    class StrictLoader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict:
+        keys = [loader.construct_object(key) for key, _ in node.value]
+        for index, key in enumerate(keys):
+            if key in keys[:index]:
+                line = node.value[index][0].start_mark.line + 1
+                raise UserError(f"{path}: line {line}: duplicate key '{excerpt(str(key))}'")
+        return loader.construct_mapping(node)
+
+    StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"{path}: cannot read ({excerpt(str(error))})") from None
+    try:
+        return yaml.load(text, Loader=StrictLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or error
+        raise UserError(f"{path}: invalid YAML{where}: {excerpt(str(problem))}") from None
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """One of the package's JSON schemas (``lexforge/schema/<name>``)."""
+    import yaml
+
+    return yaml.safe_load((resources.files("lexforge") / "schema" / name).read_text("utf-8"))
+
+
+def validate(document: Any, schema_name: str, path: Path | str) -> None:
+    """Check ``document`` against a schema; UserError naming the file and key of the first
+    mistake."""
+    import jsonschema  # only for YAML files given by a person, never for a built lexicon
+
+    validator = jsonschema.Draft202012Validator(schema(schema_name))
+    errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
+    if errors:
+        error = errors[0]
+        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+        raise UserError(f"{path}: {where}: {excerpt(error.message)}")
+
+
+def check_language_data(data: dict[str, Any], path: Path | str) -> None:
+    """What the schema cannot say: no repeated or reserved letter, length bounds in order."""
+    alphabet = data["alphabet"]
+    if len(set(alphabet)) != len(alphabet):
+        raise UserError(f"{path}: alphabet repeats a letter")
+    reserved = sorted(set(alphabet) & set(RESERVED_CHARACTERS + " "))
+    if reserved:
+        raise UserError(f"{path}: alphabet: {reserved[0]!r} cannot be a letter")
+    if data["length"]["min"] > data["length"]["max"]:
+        raise UserError(f"{path}: length: min is greater than max")
+
+
+def load_language_data(path: Path) -> dict[str, Any]:
+    """A language YAML file, validated (schema and ``check_language_data``)."""
+    data = read_yaml(path)
+    validate(data, "language.schema.yaml", path)
+    check_language_data(data, path)
+    return data
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    name: str
+    alphabet: str
+    min_length: int = 2
+    max_length: int = 20
+    keep: str = ""
+    fold: dict[str, str] = field(default_factory=dict)
+    proper_nouns_by_case: bool = True
+    tile_counts: dict[str, int] = field(default_factory=dict)
+    tile_values: dict[str, int] = field(default_factory=dict)
+    blanks: int = 0
+    rack_size: int = 7
+    bingo_bonus: int = 50
+    ruzzle_values: dict[str, int] = field(default_factory=dict)
+    dice: dict[str, list[list[str]]] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Language:
+        """Build from the language YAML/JSON document (see config/schema/language.schema.yaml)."""
+        scrabble = data.get("scrabble") or {}
+        tiles = scrabble.get("tiles") or {}
+        dice_sets = (data.get("boggle") or {}).get("dice") or {}
+        return cls(
+            code=data["code"],
+            name=data.get("name", data["code"]),
+            alphabet=data.get("alphabet", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+            min_length=data.get("length", {}).get("min", 2),
+            max_length=data.get("length", {}).get("max", 20),
+            keep=data.get("keep", ""),
+            fold=dict(data.get("fold") or {}),
+            proper_nouns_by_case=data.get("proper_nouns_by_case", True),
+            tile_counts={letter: count for letter, (count, _) in tiles.items()},
+            tile_values={letter: value for letter, (_, value) in tiles.items()},
+            blanks=scrabble.get("blanks", 0),
+            rack_size=scrabble.get("rack_size", 7),
+            bingo_bonus=scrabble.get("bingo_bonus", 50),
+            ruzzle_values=dict((data.get("ruzzle") or {}).get("values") or {}),
+            dice={name: [die.split() for die in spec["dice"]] for name, spec in dice_sets.items()},
+        )
+
+    @classmethod
+    def load(cls, spec: str | Path) -> Language:
+        """A language by code (``config/languages/<code>.yaml``, else the shipped one) or from a
+        file: YAML (validated) or a built lexicon's ``language.json``."""
+        path = Path(spec)
+        if not path.suffix:
+            path = find_language_file(str(spec))
+        elif not path.is_file():
+            raise UserError(f"{path}: language file not found")
+        if path.suffix != ".json":
+            return cls.from_dict(load_language_data(path))
+        try:
+            data = json.loads(path.read_bytes())
+            return cls.from_dict(data)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise UserError(
+                f"{path}: damaged language file ({excerpt(str(error))}); "
+                "check the lexicon with: lexforge verify"
+            ) from None

@@ -1,0 +1,16 @@
+"""Why normalization rejects an entry: the reasons it counts, and which a lexicon may switch off.
+
+Kept apart from ``lexforge.normalize`` so that checking a configuration loads no folding code.
+"""
+
+#: Character classes an entry may be rejected for, in the order they are checked.
+CHARACTER_REASONS: dict[str, str] = {
+    "apostrophe": "'’ʼ`´",
+    "hyphen": "-‐‑‒–—",
+    "space": " \t\u00a0",
+    "dot": ".",
+    "digit": "0123456789",
+}
+CASE_REASONS = ("proper_nouns", "abbreviations")
+REASONS = (*CHARACTER_REASONS, "abbreviation", "proper-noun", "alphabet", "too-short", "too-long")
+DEFAULT_REJECT = {**dict.fromkeys(CHARACTER_REASONS, True), **dict.fromkeys(CASE_REASONS, True)}

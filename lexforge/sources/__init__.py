@@ -1,0 +1,9 @@
+"""The raw-format readers: each turns one source file into its entries (original spelling).
+
+Readers know nothing of games or normalization. This module only names the formats (so that a
+configuration can be checked without loading any reader); ``lexforge.sources.read`` reads.
+"""
+
+FORMATS = ("dict", "ods", "freelang", "aspell")
+#: Formats whose capitalisation is meaningful (a capital marks a proper noun or an abbreviation).
+CASE_SENSITIVE = {"dict": True, "ods": False, "freelang": True, "aspell": True}
