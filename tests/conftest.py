@@ -17,7 +17,8 @@ def pytest_configure(config: pytest.Config) -> None:
         built = Path(module.__file__)
         source = ROOT / "lexforge" / f"{module.__name__.rpartition('.')[2]}.pyx"
         if source.stat().st_mtime > built.stat().st_mtime:
-            pytest.exit(f"{built.name} is older than {source.name}: run pip install --no-deps -e .", 2)
+            rebuild = "run pip install --no-deps -e ."
+            pytest.exit(f"{built.name} is older than {source.name}: {rebuild}", 2)
 
 
 @pytest.fixture(scope="session")
