@@ -14,6 +14,7 @@ from lexforge.errors import UserError
 from lexforge.language import read_yaml
 from pipeline.codedeps import code_hash as derived_code_hash
 from pipeline.config import SCHEMA_FILE, resolve_config, schema_error_line
+from pipeline.outputs import forget, stale_records
 
 
 # The file named in messages and that languages_dir is relative to: the last --configfile.
@@ -49,6 +50,12 @@ if not Path(CONFIG_FILE).is_file() or Path(CONFIG_FILE).read_text(encoding="utf-
     Path(CONFIG_FILE).parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(Path(CONFIG_FILE)) as out:
         out.write(_effective)
+
+# A built file that is missing or changed since its job recorded it (pipeline/outputs.py): its
+# job and everything after it are rerun.
+for _record, _problem in stale_records(Path("build/work")).items():
+    print(f"lexforge: {_problem}: rebuilding", file=sys.stderr)
+    forget(_record)
 
 LEXICONS = list(BUILD.lexicons)
 DEFAULT_LEXICONS = list(BUILD.default)
