@@ -249,3 +249,17 @@ def test_a_plain_rerun_repairs_damaged_or_missing_artifacts(swedish, tmp_path, n
     rebuilt = {p.relative_to(tree): p.read_bytes() for p in (tree / "build/sv").iterdir()}
     assert rebuilt == original
     assert "Nothing to be done" in snakemake(tree, "-n", "all").stdout
+
+
+def test_a_killed_jobs_temporary_file_does_not_survive_the_next_run(swedish, tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(swedish, tree)
+    dead_pid = subprocess.Popen(["true"])
+    dead_pid.wait()
+    leftover = tree / "build/sv" / f".words.txt.tmp{dead_pid.pid}"
+    leftover.write_bytes(b"half a file")
+    live = tree / "build/sv" / f".words.txt.tmp{os.getpid()}"  # a job still writing
+    live.write_bytes(b"in progress")
+    done = snakemake(tree, "all")
+    assert not leftover.exists() and live.exists()
+    assert "left by an interrupted job" in done.stderr
