@@ -75,7 +75,7 @@ class Lexicon:
                 f"{path}: incomplete lexicon (missing {', '.join(missing)}); "
                 f"rebuild it with: snakemake --cores 2 {path}/manifest.json"
             )
-        language = Language.load(path / "language.json")
+        language = Language.from_lexicon(path / "language.json")
         words = marisa_trie.Trie()
         anagrams = marisa_trie.Trie()
         try:
