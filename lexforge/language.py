@@ -158,18 +158,36 @@ class Language:
     def load(cls, spec: str | Path) -> Language:
         """A language by code (``config/languages/<code>.yaml``, else the shipped one) or from a
         file: YAML (validated) or a built lexicon's ``language.json``."""
-        path = Path(spec)
-        if not path.suffix:
-            path = find_language_file(str(spec))
-        elif not path.is_file():
-            raise UserError(f"{path}: language file not found")
-        if path.suffix != ".json":
-            return cls.from_dict(load_language_data(path))
+        return cls.from_document(*language_document(spec))
+
+    @classmethod
+    def from_document(cls, data: Any, path: Path) -> Language:
+        """``from_dict`` of a document read from ``path``; UserError if it is not a language."""
         try:
-            data = json.loads(path.read_bytes())
             return cls.from_dict(data)
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise UserError(
                 f"{path}: damaged language file ({excerpt(str(error))}); "
                 "check the lexicon with: lexforge verify"
             ) from None
+
+
+def language_document(spec: str | Path) -> tuple[Any, Path]:
+    """The document of a language given by code or file (see ``Language.load``), and its file.
+
+    YAML files are validated; a ``language.json`` (written by the build) is only parsed.
+    """
+    path = Path(spec)
+    if not path.suffix:
+        path = find_language_file(str(spec))
+    elif not path.is_file():
+        raise UserError(f"{path}: language file not found")
+    if path.suffix != ".json":
+        return load_language_data(path), path
+    try:
+        return json.loads(path.read_bytes()), path
+    except ValueError as error:
+        raise UserError(
+            f"{path}: damaged language file ({excerpt(str(error))}); "
+            "check the lexicon with: lexforge verify"
+        ) from None

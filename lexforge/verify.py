@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from lexforge.lexicon import find_lexicon_dir
+from lexforge.paths import find_lexicon_dir
 
 
 def sha256_file(path: Path | str) -> str:
@@ -29,6 +29,11 @@ def verify(spec: str) -> list[str]:
         return [f"{manifest_path}: missing; rebuild with snakemake"]
     except (OSError, ValueError, KeyError, TypeError) as error:
         return [f"{manifest_path}: unreadable manifest ({error}); rebuild with snakemake"]
+    return check_artifacts(folder, artifacts)
+
+
+def check_artifacts(folder: Path, artifacts: list[dict]) -> list[str]:
+    """Problems of ``folder``'s files against a manifest's ``artifacts`` (name, bytes, sha256)."""
     problems = []
     for artifact in artifacts:
         path = folder / artifact["name"]
