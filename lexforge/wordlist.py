@@ -5,7 +5,8 @@ compiled into the artifacts the pipeline writes for the solver (``words.marisa``
 ``anagrams.marisa``, ``language.json``, ``graph.npy``, ``anagram-graph.npy``) plus a
 ``manifest.json``, in a cache directory keyed by the sha256 of the list (of every file of an
 aspell dictionary), its format and the language file (``lexforge.paths.cache_dir()``). The
-directory is built under a temporary name and renamed when complete, so a later query maps it like any built lexicon, in milliseconds.
+directory is built under a temporary name and renamed when complete, so a later query maps it
+like any built lexicon, in milliseconds.
 """
 
 from __future__ import annotations
