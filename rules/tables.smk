@@ -37,10 +37,12 @@ rule manifest:
             "letters.parquet",
             "stats.parquet",
         ),
+        provenance=provenance_files,
     output:
         "build/{lexicon}/manifest.json",
     params:
         code=code_hash("pipeline.manifest"),
+        version=BUILD.version,  # a version bump rewrites the manifest, then the bundle
     log:
         "build/logs/manifest/{lexicon}.log",
     benchmark:
