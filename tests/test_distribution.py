@@ -32,9 +32,9 @@ def lexicon_dirs() -> list[Path]:
 
 
 def core_constraints(out: Path) -> Path:
-    """``name==version`` of every pin of requirements.lock (the hashes left out)."""
+    """Every pin of requirements.lock (``name==version ; marker``), the hashes left out."""
     pins = [
-        line.split()[0]
+        line.rstrip(" \\")
         for line in (ROOT / "requirements.lock").read_text().splitlines()
         if "==" in line and not line.lstrip().startswith(("#", "--"))
     ]
@@ -85,7 +85,7 @@ def test_wheel_contents_and_metadata(dists):
     assert {t for t in tops if not t.endswith(".dist-info")} == {"lexforge"}
     assert any(n.startswith("lexforge/_search.") and n.endswith(".so") for n in names)
     assert "lexforge/py.typed" in names and "lexforge/languages/fr.yaml" in names
-    assert not any(n.endswith(("_search.c", "_search.pyx")) for n in names)
+    assert [n for n in names if n.endswith(("_search.c", "_search.pyx"))] == []
     text = metadata.decode()
     for line in (
         "Name: lexforge",
