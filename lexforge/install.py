@@ -125,7 +125,15 @@ def read_manifest(bundle: Path, tar: tarfile.TarFile, folder: str) -> dict:
         raise UserError(f"{bundle}: no {folder}/{MANIFEST}; not a lexforge bundle")
     try:
         manifest = json.loads(handle.read())
-        names = {str(artifact["name"]) for artifact in manifest["artifacts"]}
+        artifacts = manifest["artifacts"]
+        if not all(
+            isinstance(a["name"], str)
+            and isinstance(a["bytes"], int)
+            and isinstance(a["sha256"], str)
+            for a in artifacts
+        ):
+            raise TypeError("artifact lacks name, bytes or sha256")
+        names = {artifact["name"] for artifact in artifacts}
         if "version" not in manifest or "lexicon" not in manifest:
             raise KeyError("lexicon or version")
     except (ValueError, KeyError, TypeError) as error:

@@ -131,6 +131,15 @@ def drop_manifest(tar, info, data):
         keep(tar, info, data)
 
 
+def break_manifest(tar, info, data):
+    if info.name.endswith("/manifest.json"):
+        manifest = json.loads(data)
+        manifest["artifacts"][0]["bytes"] = "many"
+        data = json.dumps(manifest).encode()
+        info.size = len(data)
+    keep(tar, info, data)
+
+
 def flip_graph(tar, info, data):
     if info.name.endswith("/graph.npy"):
         data = data[:-1] + bytes([data[-1] ^ 1])
@@ -146,6 +155,7 @@ def flip_graph(tar, info, data):
         (with_extra(tarfile.TarInfo("other-1/words.txt")), "one top folder"),
         (flip_graph, "graph.npy: content differs from manifest"),
         (drop_manifest, "no sv-0.0.1/manifest.json"),
+        (break_manifest, "unreadable manifest.json (artifact lacks name, bytes or sha256)"),
     ],
 )
 def test_install_refuses_a_bad_bundle(swedish, data_home, tmp_path, edit, message):
