@@ -4,9 +4,11 @@
     lexforge boggle GRID_FILE         lexforge worddle -d DICT -s SIZE
     lexforge ruzzle BOARD_FILE        lexforge generate --rows 4 --cols 4
     lexforge scrabble BOARD_FILE --rack LETTERS
-    lexforge verify --lexicon NAME
+    lexforge verify --lexicon NAME    lexforge lexicons
+    lexforge install BUNDLE.tar.gz
 
-Every query takes ``--lexicon NAME|PATH`` (``build/NAME/`` or a directory) or ``-d WORDLIST``
+Every query takes ``--lexicon NAME|PATH`` (a name on the search path, see lexforge.paths, or a
+directory) or ``-d WORDLIST``
 (read like the ``ods`` reader unless ``--format`` says otherwise, normalized with ``--language``),
 and ``--json`` for machine output. Expected failures are one line on stderr and exit status 1.
 """
@@ -253,6 +255,9 @@ def cmd_generate(args: argparse.Namespace) -> None:
 def cmd_verify(args: argparse.Namespace) -> int:
     from lexforge.verify import verify
 
+    args.lexicon = args.lexicon or os.environ.get("LEXFORGE_LEXICON")
+    if not args.lexicon:
+        raise UserError("no lexicon: give --lexicon NAME|PATH (or set LEXFORGE_LEXICON)")
     problems = verify(args.lexicon)
     if args.json:
         emit_json({"lexicon": args.lexicon, "ok": not problems, "problems": problems})
@@ -262,6 +267,42 @@ def cmd_verify(args: argparse.Namespace) -> int:
     else:
         print(f"{args.lexicon}: every artifact matches manifest.json")
     return 1 if problems else 0
+
+
+def cmd_lexicons(args: argparse.Namespace) -> None:
+    from lexforge.paths import list_lexicons, search_path
+
+    found = list_lexicons()
+    if args.json:
+        emit_json(
+            [
+                {
+                    "name": f.name,
+                    "language": f.language,
+                    "words": f.words,
+                    "version": f.version,
+                    "path": str(f.path),
+                    "shadowed": f.shadowed,
+                }
+                for f in found
+            ]
+        )
+        return
+    if not found:
+        looked = ", ".join(str(folder) for folder in search_path())
+        print(f"no lexicon found (looked in {looked})", file=sys.stderr)
+    for f in found:
+        note = "\t(shadowed)" if f.shadowed else ""
+        print(f"{f.name}\t{f.language}\t{f.words}\t{f.version or '-'}\t{f.path}{note}")
+
+
+def cmd_install(args: argparse.Namespace) -> None:
+    from lexforge.install import install_bundle
+
+    folder = install_bundle(
+        Path(args.bundle), args.dir and Path(args.dir), args.sums and Path(args.sums)
+    )
+    print(f"installed {folder.name} into {folder}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -276,7 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--lexicon",
         "-l",
         metavar="NAME|PATH",
-        help="built lexicon: build/NAME/ or a directory (default: $LEXFORGE_LEXICON)",
+        help="lexicon: a name on $LEXFORGE_PATH, the data dir or ./build, or a directory "
+        "(default: $LEXFORGE_LEXICON)",
     )
     group.add_argument(
         "-d",
@@ -363,9 +405,23 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--min-words", type=int, default=0, help="redraw until a board has K words")
 
     sub = commands.add_parser("verify", help="check a built lexicon against its manifest")
-    sub.add_argument("--lexicon", "-l", required=True, metavar="NAME|PATH")
+    sub.add_argument("--lexicon", "-l", metavar="NAME|PATH", help="default: $LEXFORGE_LEXICON")
     sub.add_argument("--json", action="store_true")
     sub.set_defaults(handler=cmd_verify)
+
+    sub = commands.add_parser(
+        "lexicons", help="the lexicons on the search path ($LEXFORGE_PATH, data dir, ./build)"
+    )
+    sub.add_argument("--json", action="store_true")
+    sub.set_defaults(handler=cmd_lexicons)
+
+    sub = commands.add_parser("install", help="check a lexicon bundle and install it")
+    sub.add_argument("bundle", metavar="BUNDLE.tar.gz")
+    sub.add_argument("--dir", metavar="D", help="install into D/<lexicon>/ (default: data dir)")
+    sub.add_argument(
+        "--sums", metavar="FILE", help="SHA256SUMS to check (default: the one beside the bundle)"
+    )
+    sub.set_defaults(handler=cmd_install)
     return parser
 
 

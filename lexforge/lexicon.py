@@ -1,6 +1,7 @@
 """A lexicon as the solver sees it: memory-mapped artifacts of ``build/<name>/``.
 
-``Lexicon.open("fr")`` maps ``build/fr/``; ``Lexicon.open("path/to/dir")`` maps a directory;
+``Lexicon.open("fr")`` maps the first ``fr/`` on the search path (``$LEXFORGE_PATH``, the user
+data directory, ``./build``: see lexforge.paths); ``Lexicon.open("path/to/dir")`` maps a directory;
 ``Lexicon.from_words(words, language)`` builds the same structures in memory (for ``-d WORDLIST``
 and for tests). Nothing is rebuilt from a built lexicon: the tries are ``mmap``-ed and the letter
 graph is loaded with ``numpy.load(mmap_mode="r")`` on first use.
@@ -19,11 +20,11 @@ import marisa_trie
 
 from lexforge.errors import UserError, excerpt
 from lexforge.language import Language
+from lexforge.paths import find_lexicon_dir
 
 if TYPE_CHECKING:
     import numpy as np
 
-BUILD_DIR = Path("build")
 REQUIRED = ("words.marisa", "anagrams.marisa", "language.json", "manifest.json")
 ANAGRAM_GRAPH_FILE = "anagram-graph.npy"
 
@@ -31,21 +32,6 @@ ANAGRAM_GRAPH_FILE = "anagram-graph.npy"
 def anagram_key(word: str) -> str:
     """The anagram-class key of a word: its letters by code point (``ELEPHANT`` → ``AEEHLNPT``)."""
     return "".join(sorted(word))
-
-
-def find_lexicon_dir(spec: str | Path, build_dir: Path = BUILD_DIR) -> Path:
-    """The directory of a lexicon given by name (``build/<name>/``) or path; UserError naming
-    the ``snakemake`` command that builds it when there is none."""
-    path = Path(spec)
-    if path.is_dir():
-        return path
-    named = build_dir / str(spec)
-    if "/" in str(spec) or not named.is_dir():
-        raise UserError(
-            f"{named if '/' not in str(spec) else path}: no built lexicon '{spec}'; "
-            f"build it with: snakemake --cores 2 build/{path.name}/manifest.json"
-        )
-    return named
 
 
 class Lexicon:
@@ -66,9 +52,10 @@ class Lexicon:
         self.path = path
 
     @classmethod
-    def open(cls, spec: str | Path, build_dir: Path = BUILD_DIR) -> Lexicon:
-        """Open a built lexicon by name (``build/<name>/``) or directory path."""
-        path = find_lexicon_dir(spec, build_dir)
+    def open(cls, spec: str | Path) -> Lexicon:
+        """Open a built lexicon by name (first on the search path, see lexforge.paths) or by
+        directory path."""
+        path = find_lexicon_dir(spec)
         missing = [name for name in REQUIRED if not (path / name).is_file()]
         if missing:
             raise UserError(

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from lexforge.errors import excerpt
-from lexforge.lexicon import find_lexicon_dir
+from lexforge.paths import find_lexicon_dir
 
 
 def sha256_file(path: Path | str) -> str:
@@ -33,7 +33,7 @@ PRODUCING_STEP = {
 }
 
 
-def _entries(manifest: object) -> list[tuple[str, int, str]]:
+def manifest_entries(manifest: object) -> list[tuple[str, int, str]]:
     """(name, bytes, sha256) of each artifact; ValueError if the manifest is not of that shape
     or names a file outside its directory."""
     artifacts = manifest.get("artifacts") if isinstance(manifest, dict) else None
@@ -64,11 +64,16 @@ def verify(spec: str) -> list[str]:
     manifest_path = folder / "manifest.json"
     rebuild = f"rerun step manifest: snakemake {folder}/manifest.json"
     try:
-        entries = _entries(json.loads(manifest_path.read_bytes()))
+        entries = manifest_entries(json.loads(manifest_path.read_bytes()))
     except FileNotFoundError:
         return [f"{manifest_path}: missing; {rebuild}"]
     except (OSError, ValueError) as error:
         return [f"{manifest_path}: unreadable manifest ({excerpt(str(error))}); {rebuild}"]
+    return check_artifacts(folder, entries)
+
+
+def check_artifacts(folder: Path, entries: list[tuple[str, int, str]]) -> list[str]:
+    """Problems of ``folder``'s files against a manifest's entries (``manifest_entries``)."""
     problems = []
     for name, size, sha256 in entries:
         path = folder / name

@@ -1,7 +1,8 @@
 """Step ``manifest``: what a lexicon is made of, for consumers and for ``lexforge verify``.
 
-``manifest.json``: lexicon, language, word count, sources (path, format, sha256 of every file,
-counts), artifacts (name, bytes, sha256) and tool versions. No timestamps: the same inputs give a
+``manifest.json``: lexicon, language, version, word count, sources (path, format, sha256 of every
+file, counts), licenses (each source package's licence, from raw/<lang>/SOURCES: pipeline.licenses),
+artifacts (name, bytes, sha256) and tool versions. No timestamps: the same inputs give a
 byte-identical manifest.
 
     python -m pipeline.manifest --config config/config.yaml --lexicon fr \
@@ -20,6 +21,7 @@ from pathlib import Path
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.verify import sha256_file
+from pipeline.licenses import licenses, source_entries
 from pipeline.outputs import recorded_hashes
 from pipeline.step import step_config, step_parser
 
@@ -63,6 +65,7 @@ def build_manifest(
         "version": config_version,
         "words": words,
         "sources": sources,
+        "licenses": licenses(*source_entries(Path(f) for s in sources for f in s["files"])),
         "artifacts": artifacts,
         "tools": tool_versions(),
     }

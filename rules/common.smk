@@ -15,6 +15,7 @@ from lexforge.language import read_yaml
 from pipeline.codedeps import code_hash as derived_code_hash
 from pipeline.config import SCHEMA_FILE, resolve_config, schema_error_line
 from pipeline.outputs import forget, stale_records
+from pipeline.licenses import source_entries
 
 
 # The file named in messages and that languages_dir is relative to: the last --configfile.
@@ -93,3 +94,12 @@ def source_files(wildcards):
 
 def language_file(wildcards):
     return str(BUILD.lexicons[wildcards.lexicon].language_file)
+
+
+def provenance_files(wildcards):
+    """The SOURCES files naming a lexicon's raw files and their packages' licence texts."""
+    files = [p for s in BUILD.lexicons[wildcards.lexicon].sources for p in s.files()]
+    entries, _ = source_entries(files)
+    found = {entry.sources_file for entry in entries}
+    found |= {entry.text_file for entry in entries if entry.text_file.is_file()}
+    return sorted(str(p) for p in found)

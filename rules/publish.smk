@@ -5,6 +5,7 @@ rule bundle:
     input:
         manifest="build/{lexicon}/manifest.json",
         validation="build/{lexicon}/validation.json",
+        provenance=provenance_files,
     output:
         "build/dist/{lexicon}-{version}.tar.gz",
     wildcard_constraints:

@@ -42,11 +42,13 @@ rule manifest:
         records=multiext(
             "build/work/{lexicon}/outputs/", "words.json", "compile.json", "anagrams.json", "tables.json"
         ),
+        provenance=provenance_files,
     output:
         main="build/{lexicon}/manifest.json",
         record="build/work/{lexicon}/outputs/manifest.json",
     params:
         code=code_hash("pipeline.manifest"),
+        version=BUILD.version,  # a version bump rewrites the manifest, then the bundle
     log:
         "build/logs/manifest/{lexicon}.log",
     benchmark:

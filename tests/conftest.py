@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,16 @@ def pytest_configure(config: pytest.Config) -> None:
         if source.stat().st_mtime > built.stat().st_mtime:
             rebuild = "run pip install --no-deps -e ."
             pytest.exit(f"{built.name} is older than {source.name}: {rebuild}", 2)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Keep the tests (and the commands they run) out of the user's data directory and -d cache."""
+    home = tmp_path_factory.mktemp("user")
+    os.environ["XDG_DATA_HOME"] = str(home / "data")
+    os.environ["LEXFORGE_CACHE"] = str(home / "cache")
+    os.environ.pop("LEXFORGE_PATH", None)
+    os.environ.pop("LEXFORGE_LEXICON", None)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,111 @@
+"""Where lexicons are found, installed and cached.
+
+A lexicon named ``NAME`` is the first ``<dir>/NAME/`` holding a ``manifest.json`` along the search
+path: the directories of ``$LEXFORGE_PATH`` (``os.pathsep``-separated), then the user data
+directory (``platformdirs.user_data_dir("lexforge")/lexicons``, where ``lexforge install`` puts
+bundles), then ``./build`` (a repository checkout's own builds). ``-d WORDLIST`` caches its
+compiled lexicons in ``$LEXFORGE_CACHE``, else ``platformdirs.user_cache_dir("lexforge")``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from lexforge.errors import UserError, excerpt
+
+PATH_VARIABLE = "LEXFORGE_PATH"
+CACHE_VARIABLE = "LEXFORGE_CACHE"
+BUILD_DIR = Path("build")
+MANIFEST = "manifest.json"
+
+
+def data_dir() -> Path:
+    """Where ``lexforge install`` puts lexicons (``<user data dir>/lexforge/lexicons``)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("lexforge")) / "lexicons"
+
+
+def cache_dir() -> Path:
+    """Where ``-d WORDLIST`` keeps compiled lexicons: ``$LEXFORGE_CACHE`` or the user cache."""
+    if os.environ.get(CACHE_VARIABLE):
+        return Path(os.environ[CACHE_VARIABLE])
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("lexforge"))
+
+
+def search_path() -> list[Path]:
+    """The directories searched for lexicons, in order."""
+    listed = [Path(p) for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
+    return [*listed, data_dir(), BUILD_DIR]
+
+
+def is_path_spec(spec: str | Path) -> bool:
+    """Whether ``--lexicon`` names a directory (has a separator) rather than a lexicon name."""
+    text = str(spec)
+    return isinstance(spec, Path) or "/" in text or os.sep in text or text in {".", ".."}
+
+
+def find_lexicon_dir(spec: str | Path) -> Path:
+    """The directory of a lexicon given by path or by name (first on the search path).
+
+    A bare name that is no lexicon on the search path but a directory here is taken as a path.
+    UserError listing where it looked when there is none.
+    """
+    if is_path_spec(spec):
+        path = Path(spec)
+        if not path.is_dir():
+            raise UserError(f"{path}: no such lexicon directory")
+        return path
+    name = str(spec)
+    folders = search_path()
+    for folder in folders:
+        if (folder / name / MANIFEST).is_file():
+            return folder / name
+    if Path(name).is_dir():
+        return Path(name)
+    looked = ", ".join(f"{folder}/" for folder in folders)
+    raise UserError(
+        f"no lexicon '{excerpt(name)}' (looked in {looked}); install a bundle with "
+        f"'lexforge install BUNDLE.tar.gz' or, in the repository, build it with "
+        f"'snakemake build/{name}/manifest.json'"
+    )
+
+
+@dataclass(frozen=True)
+class FoundLexicon:
+    """One lexicon on the search path, as its manifest describes it."""
+
+    name: str
+    language: str
+    words: int
+    version: str
+    path: Path
+    shadowed: bool  # an earlier directory on the search path has a lexicon of the same name
+
+
+def list_lexicons() -> list[FoundLexicon]:
+    """Every lexicon on the search path, in search order, each directory sorted by name."""
+    found: list[FoundLexicon] = []
+    seen: set[str] = set()
+    for folder in search_path():
+        if not folder.is_dir():
+            continue
+        for manifest_path in sorted(folder.glob(f"*/{MANIFEST}")):
+            try:
+                manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+                entry = (str(manifest["language"]), int(manifest["words"]))
+                version = str(manifest.get("version", ""))
+            except (OSError, ValueError, KeyError, TypeError) as error:
+                raise UserError(
+                    f"{manifest_path}: unreadable manifest ({excerpt(str(error))}); "
+                    "check it with: lexforge verify"
+                ) from None
+            name = manifest_path.parent.name
+            found.append(FoundLexicon(name, *entry, version, manifest_path.parent, name in seen))
+            seen.add(name)
+    return found
