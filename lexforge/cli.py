@@ -4,7 +4,7 @@
     lexforge boggle GRID_FILE         lexforge worddle -d DICT -s SIZE
     lexforge ruzzle BOARD_FILE        lexforge generate --rows 4 --cols 4
     lexforge scrabble BOARD_FILE --rack LETTERS
-    lexforge verify --lexicon NAME
+    lexforge verify --lexicon NAME    lexforge report --lexicon NAME
 
 Every query takes ``--lexicon NAME|PATH`` (``build/NAME/`` or a directory) or ``-d WORDLIST``
 (read like the ``ods`` reader unless ``--format`` says otherwise, normalized with ``--language``),
@@ -264,6 +264,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def cmd_report(args: argparse.Namespace) -> None:
+    from lexforge.lexicon import find_lexicon_dir
+    from lexforge.report import load_report, render_text
+
+    name = args.lexicon or os.environ.get("LEXFORGE_LEXICON")
+    if not name:
+        raise UserError("no lexicon: give --lexicon NAME|PATH (or set LEXFORGE_LEXICON)")
+    report = load_report(find_lexicon_dir(name))
+    if args.json:
+        emit_json(report)
+    else:
+        sys.stdout.write(render_text(report))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lexforge", description="Word-game solver over lexforge lexicons."
@@ -366,6 +380,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--lexicon", "-l", required=True, metavar="NAME|PATH")
     sub.add_argument("--json", action="store_true")
     sub.set_defaults(handler=cmd_verify)
+
+    sub = commands.add_parser("report", help="a built lexicon's quality report, as text")
+    sub.add_argument("--lexicon", "-l", metavar="NAME|PATH")
+    sub.add_argument("--json", action="store_true")
+    sub.set_defaults(handler=cmd_report)
     return parser
 
 

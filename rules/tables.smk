@@ -36,6 +36,8 @@ rule manifest:
             "language.json",
             "letters.parquet",
             "stats.parquet",
+            "report.html",
+            "report.json",
         ),
     output:
         "build/{lexicon}/manifest.json",
