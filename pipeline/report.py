@@ -135,7 +135,7 @@ def rejection_rows(stats: pd.DataFrame, previous: dict[str, int] | None) -> list
     with its share of the source's entries, examples, and the previous build's count."""
     read = {row.source: int(row.value) for row in stats[stats["metric"] == "read"].itertuples()}
     examples: dict[tuple[str, str], list[str]] = {}
-    for row in stats[stats["metric"] == "example"].sort_values("value").itertuples():
+    for row in stats[stats["metric"] == "example"].sort_values("value", kind="stable").itertuples():
         examples.setdefault((row.source, row.reason), []).append(row.example)
     rows = []
     for row in stats[stats["metric"].isin(["rejected", "removed"])].itertuples():
