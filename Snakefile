@@ -12,6 +12,7 @@ include: "rules/common.smk"
 include: "rules/words.smk"
 include: "rules/compile.smk"
 include: "rules/tables.smk"
+include: "rules/report.smk"
 include: "rules/validate.smk"
 include: "rules/publish.smk"
 

@@ -4,8 +4,8 @@
     lexforge boggle GRID_FILE         lexforge worddle -d DICT -s SIZE
     lexforge ruzzle BOARD_FILE        lexforge generate --rows 4 --cols 4
     lexforge scrabble BOARD_FILE --rack LETTERS
-    lexforge verify --lexicon NAME    lexforge lexicons
-    lexforge install BUNDLE.tar.gz
+    lexforge verify --lexicon NAME    lexforge report --lexicon NAME
+    lexforge lexicons                 lexforge install BUNDLE.tar.gz
 
 Every query takes ``--lexicon NAME|PATH`` (a name on the search path, see lexforge.paths, or a
 directory) or ``-d WORDLIST``
@@ -305,6 +305,20 @@ def cmd_install(args: argparse.Namespace) -> None:
     print(f"installed {folder.name} into {folder}")
 
 
+def cmd_report(args: argparse.Namespace) -> None:
+    from lexforge.lexicon import find_lexicon_dir
+    from lexforge.report import load_report, render_text
+
+    name = args.lexicon or os.environ.get("LEXFORGE_LEXICON")
+    if not name:
+        raise UserError("no lexicon: give --lexicon NAME|PATH (or set LEXFORGE_LEXICON)")
+    report = load_report(find_lexicon_dir(name))
+    if args.json:
+        emit_json(report)
+    else:
+        sys.stdout.write(render_text(report))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lexforge", description="Word-game solver over lexforge lexicons."
@@ -422,6 +436,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--sums", metavar="FILE", help="SHA256SUMS to check (default: the one beside the bundle)"
     )
     sub.set_defaults(handler=cmd_install)
+
+    sub = commands.add_parser("report", help="a built lexicon's quality report, as text")
+    sub.add_argument("--lexicon", "-l", metavar="NAME|PATH")
+    sub.add_argument("--json", action="store_true")
+    sub.set_defaults(handler=cmd_report)
     return parser
 
 

@@ -102,6 +102,27 @@ def check_language_data(data: dict[str, Any], path: Path | str) -> None:
         raise UserError(f"{path}: alphabet: {reserved[0]!r} cannot be a letter")
     if data["length"]["min"] > data["length"]["max"]:
         raise UserError(f"{path}: length: min is greater than max")
+    for letter, folded in unreachable_letters(data):
+        result = f"into {folded!r}" if folded else "into nothing"
+        raise UserError(
+            f"{path}: alphabet: folding turns {letter!r} {result}, so no word can hold it "
+            "(list it in keep, or leave it out of the alphabet)"
+        )
+
+
+def unreachable_letters(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Alphabet letters the language's own folding never produces, each with what it folds to:
+    a letter that does not fold to itself (``Ł`` without ``keep`` folds to ``L``) and is no
+    ``fold`` replacement cannot be in a word."""
+    from lexforge.text import fold_word  # folding needs a Language; text imports this module
+
+    language = Language.from_dict(data)
+    replacements = "".join(language.fold.values())
+    return [
+        (letter, folded)
+        for letter in language.alphabet
+        if (folded := fold_word(letter, language)) != letter and letter not in replacements
+    ]
 
 
 def load_language_data(path: Path) -> dict[str, Any]:
@@ -121,6 +142,7 @@ class Language:
     max_length: int = 20
     keep: str = ""
     fold: dict[str, str] = field(default_factory=dict)
+    joiners: str = ""
     proper_nouns_by_case: bool = True
     tile_counts: dict[str, int] = field(default_factory=dict)
     tile_values: dict[str, int] = field(default_factory=dict)
@@ -144,6 +166,7 @@ class Language:
             max_length=data.get("length", {}).get("max", 20),
             keep=data.get("keep", ""),
             fold=dict(data.get("fold") or {}),
+            joiners=data.get("joiners", ""),
             proper_nouns_by_case=data.get("proper_nouns_by_case", True),
             tile_counts={letter: count for letter, (count, _) in tiles.items()},
             tile_values={letter: value for letter, (_, value) in tiles.items()},

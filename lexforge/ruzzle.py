@@ -65,8 +65,8 @@ def check_values(board: Grid, values: dict[str, int], language_code: str) -> Non
         for letter in cell:
             if letter not in values:
                 raise UserError(
-                    f"no Ruzzle value for letter {letter!r} (language {language_code}); "
-                    "give the values with --values A=1,B=4,..."
+                    f"no Ruzzle value for letter {letter!r} (language {language_code} lists "
+                    "none; lexforge ruzzle takes them with --values A=1,B=4,...)"
                 )
 
 

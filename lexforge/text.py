@@ -3,6 +3,7 @@
 NFKD, drop combining marks, full uppercasing (ß → SS), then fold letters NFKD leaves whole
 (Œ → OE, Æ → AE, Ø → O, Ł → L, Þ → TH …) with the language's own table first and Unidecode's
 transliteration of Latin letters after. Letters listed in ``keep`` (e.g. Ñ) are left whole.
+The language's ``joiners`` (Catalan's middle dot in L·L) are dropped between two letters.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def fold_word(word: str, language: Language) -> str:
     Letters of ``language.keep`` (in either case) are left whole; the runs between them fold.
     """
     if not language.keep:
-        return _fold(word, language)
+        return _drop_joiners(_fold(word, language), language.joiners)
     pieces = []
     run = ""
     for char in unicodedata.normalize("NFC", word):
@@ -43,7 +44,22 @@ def fold_word(word: str, language: Language) -> str:
         else:
             run += char
     pieces.append(_fold(run, language))
-    return "".join(pieces)
+    return _drop_joiners("".join(pieces), language.joiners)
+
+
+def _drop_joiners(word: str, joiners: str) -> str:
+    """``word`` without the joiners that stand between two letters (others stay, to be
+    rejected). Runs after folding, so a letter that decomposes into one (Ŀ → L·) is covered."""
+    if not joiners or not any(joiner in word for joiner in joiners):
+        return word
+    last = len(word) - 1
+    return "".join(
+        char
+        for i, char in enumerate(word)
+        if not (
+            char in joiners and 0 < i < last and word[i - 1].isalpha() and word[i + 1].isalpha()
+        )
+    )
 
 
 def _fold(text: str, language: Language) -> str:

@@ -30,6 +30,8 @@ PRODUCING_STEP = {
     "anagram-graph.npy": "anagrams",
     "letters.parquet": "tables",
     "stats.parquet": "tables",
+    "report.html": "report",
+    "report.json": "report",
 }
 
 

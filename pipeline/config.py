@@ -46,7 +46,9 @@ class Source:
             return [self.path]
         folder = self.path.parent
         return sorted(
-            p for pattern in ("*.multi", "*.cwl.gz", "*.dat") for p in folder.glob(pattern)
+            p
+            for pattern in ("*.multi", "*.alias", "*.cwl.gz", "*.dat")
+            for p in folder.glob(pattern)
         )
 
 

@@ -3,10 +3,13 @@
 ``letters.parquet``: one row per alphabet letter — occurrences, frequency, words containing it,
 word-initial count, Scrabble tiles and value, Ruzzle value (null where the language has none).
 
-``stats.parquet``: tidy rows ``(metric, source, key, value)``: ``word_length`` (key = length),
-``read`` / ``kept`` / ``words`` per source, ``rejected`` per source and reason,
-``anagram_class_size`` (key = class size, value = number of classes) and ``source_overlap``
-(key = the set of sources a word comes from, value = number of words).
+``stats.parquet``: one row per observation, a column per dimension (``STATS_SCHEMA``; null where
+a dimension does not apply), the count in ``value``. Metrics: ``word_length``,
+``anagram_class_size``, per source ``read`` / ``kept`` / ``words``, ``rejected`` and ``removed``
+by reason, ``example`` (a rejected entry or removed word of a reason, ``value`` its rank),
+``source_length`` and ``only_source`` (lexicon words of a length held by the source, by it
+alone), ``overlap`` (lexicon words held by both ``source`` and ``other_source``). The README's
+Artifacts section documents every column.
 
     python -m pipeline.tables --config config/config.yaml --lexicon fr \
         --words build/work/fr/words.tsv --sources build/work/fr/sources.json \
@@ -29,28 +32,38 @@ from lexforge.errors import report_user_errors
 from lexforge.language import Language
 from pipeline.step import lexicon_spec, step_parser
 
+#: The columns of stats.parquet, in order; every one but lexicon, metric and value may be null.
+STATS_SCHEMA = pa.schema(
+    [
+        pa.field("lexicon", pa.string(), nullable=False),
+        pa.field("metric", pa.string(), nullable=False),
+        pa.field("source", pa.string()),
+        pa.field("other_source", pa.string()),
+        pa.field("reason", pa.string()),
+        pa.field("length", pa.int32()),
+        pa.field("class_size", pa.int32()),
+        pa.field("example", pa.string()),
+        pa.field("value", pa.int64(), nullable=False),
+    ]
+)
 
-def letter_table(words: pd.Series, language: Language) -> pa.Table:
+
+def letter_table(lexicon: str, words: pd.Series, language: Language) -> pa.Table:
     letters = list(language.alphabet)
     occurrences = letter_counts("".join(words.tolist()))
     initial = words.str[0].value_counts()
     total = sum(occurrences.get(c, 0) for c in letters)
-    frame = pd.DataFrame(
-        {
-            "letter": letters,
-            "occurrences": [occurrences.get(c, 0) for c in letters],
-            "words_containing": [int(words.str.contains(c, regex=False).sum()) for c in letters],
-            "word_initial": [int(initial.get(c, 0)) for c in letters],
-        }
-    )
-    frame.insert(2, "frequency", frame["occurrences"] / total)
+    counts = [occurrences.get(c, 0) for c in letters]
     return pa.table(
         {
-            "letter": pa.array(frame["letter"].tolist(), pa.string()),
-            "occurrences": pa.array(frame["occurrences"], pa.int64()),
-            "frequency": pa.array(frame["frequency"], pa.float64()),
-            "words_containing": pa.array(frame["words_containing"], pa.int64()),
-            "word_initial": pa.array(frame["word_initial"], pa.int64()),
+            "lexicon": pa.array([lexicon] * len(letters), pa.string()),
+            "letter": pa.array(letters, pa.string()),
+            "occurrences": pa.array(counts, pa.int64()),
+            "frequency": pa.array([count / total for count in counts], pa.float64()),
+            "words_containing": pa.array(
+                [int(words.str.contains(c, regex=False).sum()) for c in letters], pa.int64()
+            ),
+            "word_initial": pa.array([int(initial.get(c, 0)) for c in letters], pa.int64()),
             "scrabble_tiles": pa.array([language.tile_counts.get(c) for c in letters], pa.int32()),
             "scrabble_value": pa.array([language.tile_values.get(c) for c in letters], pa.int32()),
             "ruzzle_value": pa.array([language.ruzzle_values.get(c) for c in letters], pa.int32()),
@@ -68,53 +81,47 @@ def letter_counts(text: str) -> dict[str, int]:
     return {chr(code): int(counts[code]) for code in np.flatnonzero(counts)}
 
 
-def stats_table(words: pd.DataFrame, keys: pd.Series, sources: list[dict]) -> pa.Table:
-    """Tidy statistics; ``words`` has columns word and mask, ``keys`` the anagram keys."""
-    parts = [
-        _rows("word_length", "", words["word"].str.len().value_counts()),
-        _rows("anagram_class_size", "", keys.value_counts().value_counts()),
-    ]
+def stats_table(
+    lexicon: str, words: pd.DataFrame, keys: pd.Series, sources: list[dict]
+) -> pa.Table:
+    """Tidy statistics; ``words`` has columns word and mask (bit i: the i-th source), ``keys``
+    the anagram keys, ``sources`` the words step's per-source statistics."""
+    rows: list[dict] = []
+
+    def add(metric: str, value: int, **dimensions: object) -> None:
+        rows.append({"lexicon": lexicon, "metric": metric, **dimensions, "value": int(value)})
+
+    lengths = words["word"].str.len().to_numpy()
+    masks = words["mask"].to_numpy()
+    for length, count in _counts(lengths):
+        add("word_length", count, length=length)
+    for size, count in _counts(keys.value_counts().to_numpy()):
+        add("anagram_class_size", count, class_size=size)
     for source in sources:
-        counts = {metric: source[metric] for metric in ("read", "kept", "words")}
-        parts.append(
-            pd.DataFrame(
-                {
-                    "metric": list(counts),
-                    "source": source["id"],
-                    "key": "",
-                    "value": list(counts.values()),
-                }
-            )
-        )
-        parts.append(_rows("rejected", source["id"], pd.Series(source["rejected"]), sort=False))
-    overlap = words["mask"].value_counts()
-    overlap.index = [
-        "+".join(s["id"] for i, s in enumerate(sources) if mask >> i & 1) for mask in overlap.index
-    ]
-    parts.append(_rows("source_overlap", "", overlap))
-    frame = pd.concat(parts, ignore_index=True)
-    return pa.table(
-        {
-            "metric": pa.array(frame["metric"].tolist(), pa.string()),
-            "source": pa.array(frame["source"].tolist(), pa.string()),
-            "key": pa.array(frame["key"].tolist(), pa.string()),
-            "value": pa.array(frame["value"].tolist(), pa.int64()),
-        }
-    )
+        for metric in ("read", "kept", "words"):
+            add(metric, source[metric], source=source["id"])
+        for metric in ("rejected", "removed"):  # "removed": only where sources compose
+            for reason, count in source.get(metric, {}).items():
+                add(metric, count, source=source["id"], reason=reason)
+        for reason, entries in source.get("examples", {}).items():
+            for rank, entry in enumerate(entries, 1):
+                add("example", rank, source=source["id"], reason=reason, example=entry)
+    for index, source in enumerate(sources):
+        held = (masks >> index) & 1 == 1
+        for length, count in _counts(lengths[held]):
+            add("source_length", count, source=source["id"], length=length)
+        for length, count in _counts(lengths[masks == 1 << index]):
+            add("only_source", count, source=source["id"], length=length)
+        for other_index in range(index + 1, len(sources)):
+            both = int(np.count_nonzero(held & ((masks >> other_index) & 1 == 1)))
+            add("overlap", both, source=source["id"], other_source=sources[other_index]["id"])
+    return pa.Table.from_pylist(rows, schema=STATS_SCHEMA)
 
 
-def _rows(metric: str, source: str, counts: pd.Series, sort: bool = True) -> pd.DataFrame:
-    """One tidy row per entry of ``counts`` (sorted by key, numerically where keys are numbers)."""
-    if sort:
-        counts = counts.sort_index()
-    return pd.DataFrame(
-        {
-            "metric": metric,
-            "source": source,
-            "key": [str(k) for k in counts.index],
-            "value": counts.to_numpy(),
-        }
-    )
+def _counts(values: np.ndarray) -> list[tuple[int, int]]:
+    """(value, how many times) for each distinct value, by value."""
+    distinct, counts = np.unique(values, return_counts=True)
+    return [(int(v), int(c)) for v, c in zip(distinct, counts, strict=True)]
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
@@ -158,10 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     words = read_words_tsv(args.words)
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
     language = spec.language
-    write_parquet(letter_table(words["word"], language), args.out / "letters.parquet")
-    write_parquet(
-        stats_table(words, read_anagram_keys(args.anagrams), sources), args.out / "stats.parquet"
-    )
+    write_parquet(letter_table(args.lexicon, words["word"], language), args.out / "letters.parquet")
+    keys = read_anagram_keys(args.anagrams)
+    write_parquet(stats_table(args.lexicon, words, keys, sources), args.out / "stats.parquet")
     return 0
 
 

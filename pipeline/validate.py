@@ -2,7 +2,8 @@
 
 Cases live in the lexicon's reference directory (default ``raw/<language>/reference/``):
 ``*.grid`` Boggle grids (3+ letters, 8 neighbours), ``*.board`` Ruzzle boards (elzzur format with
-multipliers), ``racks.txt`` racks with jokers (one per line). Each case is solved by the fast
+multipliers; skipped, and listed as such, when the language file gives no Ruzzle values),
+``racks.txt`` racks with jokers (one per line). Each case is solved by the fast
 solver and checked twice: against the expected results committed in ``expected/<lexicon>.json``
 and against an independent brute-force oracle (every lexicon word tested against the grid or rack).
 Any mismatch fails the step with a readable diff; otherwise ``validation.json`` is written.
@@ -47,18 +48,28 @@ class Case:
     problems: list[str] = field(default_factory=list)
 
 
-def solve_cases(lexicon: Lexicon, folder: Path) -> list[Case]:
+def solve_cases(lexicon: Lexicon, folder: Path) -> tuple[list[Case], list[str]]:
+    """Every case of ``folder`` solved, and the files skipped (each with why)."""
     if not folder.is_dir():
         raise UserError(f"{folder}: no reference directory for lexicon '{lexicon.name}'")
     cases: list[Case] = []
+    skipped: list[str] = []
     for path in sorted(folder.glob("*.grid")):
         for i, grid in enumerate(_grids(path, lexicon, multipliers=False), 1):
             found = {w.word: w.score for w in boggle.solve(lexicon, grid)}
             oracle = {w.word: w.score for w in reference.boggle_brute_force(lexicon, grid)}
             cases.append(Case(_name(path, i), "boggle", found, oracle))
     for path in sorted(folder.glob("*.board")):
+        if not lexicon.language.ruzzle_values:
+            skipped.append(
+                f"{path}: skipped: language {lexicon.language.code} gives no Ruzzle values"
+            )
+            continue
         for i, board in enumerate(_grids(path, lexicon, multipliers=True), 1):
-            found = {w.word: w.score for w in ruzzle.solve(lexicon, board)}
+            try:
+                found = {w.word: w.score for w in ruzzle.solve(lexicon, board)}
+            except UserError as error:
+                raise UserError(f"{path.parent / _name(path, i)}: {error}") from None
             oracle = {w.word: w.score for w in reference.ruzzle_brute_force(lexicon, board)}
             cases.append(Case(_name(path, i), "ruzzle", found, oracle))
     racks = folder / "racks.txt"
@@ -69,7 +80,7 @@ def solve_cases(lexicon: Lexicon, folder: Path) -> list[Case]:
             cases.append(Case(f"racks.txt:{rack}", "rack", found, oracle))
     if not cases:
         raise UserError(f"{folder}: no reference cases (*.grid, *.board, racks.txt)")
-    return cases
+    return cases, skipped
 
 
 def _name(path: Path, index: int) -> str:
@@ -117,10 +128,11 @@ def check(cases: list[Case], expected: dict[str, dict[str, int]] | None) -> None
                 case.problems += _diff("solver vs expected", case.found, case.expected)
 
 
-def report(lexicon: Lexicon, cases: list[Case]) -> dict:
+def report(lexicon: Lexicon, cases: list[Case], skipped: list[str]) -> dict:
     return {
         "lexicon": lexicon.name,
         "ok": not any(case.problems for case in cases),
+        "skipped": skipped,
         "cases": [
             {
                 "case": case.name,
@@ -151,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
     lexicon = Lexicon.open(args.lexicon)
     expected_path = args.reference / "expected" / f"{lexicon.name}.json"
-    cases = solve_cases(lexicon, args.reference)
+    cases, skipped = solve_cases(lexicon, args.reference)
+    for line in skipped:
+        log.warning("%s", line)
     if args.refresh:
         check(cases, None)
         if any(case.problems for case in cases):
@@ -178,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     expected = json.loads(expected_path.read_text(encoding="utf-8"))
     check(cases, expected)
-    result = report(lexicon, cases)
+    result = report(lexicon, cases, skipped)
     for case in result["cases"]:
         log.info("%s: %s (%d words)", case["case"], "ok" if case["ok"] else "FAILED", case["words"])
     if not result["ok"]:

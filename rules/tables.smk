@@ -38,9 +38,16 @@ rule manifest:
             "language.json",
             "letters.parquet",
             "stats.parquet",
+            "report.html",
+            "report.json",
         ),
         records=multiext(
-            "build/work/{lexicon}/outputs/", "words.json", "compile.json", "anagrams.json", "tables.json"
+            "build/work/{lexicon}/outputs/",
+            "words.json",
+            "compile.json",
+            "anagrams.json",
+            "tables.json",
+            "report.json",
         ),
         provenance=provenance_files,
     output:

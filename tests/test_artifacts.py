@@ -7,8 +7,9 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
+import duckdb
 import marisa_trie
-import pyarrow.parquet as pq
+import pandas as pd
 import pytest
 from build_helpers import ROOT
 
@@ -18,7 +19,8 @@ from lexforge.lexicon import Lexicon
 from lexforge.verify import verify
 from pipeline.config import load_config
 
-LEXICONS = list(load_config(ROOT / "config/config.yaml", check_files=False).default)
+CONFIG = load_config(ROOT / "config/config.yaml", check_files=False)
+LEXICONS = list(CONFIG.default)
 CONTRACT = (
     "words.txt",
     "words.marisa",
@@ -26,6 +28,8 @@ CONTRACT = (
     "anagrams.marisa",
     "letters.parquet",
     "stats.parquet",
+    "report.html",
+    "report.json",
     "manifest.json",
     "validation.json",
 )
@@ -104,31 +108,94 @@ def test_manifest_hashes_match(lexicon_dir):
 
 
 def test_tables_agree_with_the_words(lexicon_dir):
+    """letters.parquet and stats.parquet, read by pandas and by DuckDB, against counts made here
+    from words.txt and the words step's words.tsv."""
+    name = lexicon_dir.name
     words = read_lines(lexicon_dir / "words.txt")
-    letters = pq.read_table(lexicon_dir / "letters.parquet").to_pylist()
+    letters = pd.read_parquet(lexicon_dir / "letters.parquet")
     counts = Counter("".join(words))
     initials = Counter(w[0] for w in words)
-    for row in letters:
-        assert row["occurrences"] == counts[row["letter"]]
-        assert row["word_initial"] == initials[row["letter"]]
-    stats = pq.read_table(lexicon_dir / "stats.parquet").to_pylist()
-    lengths = {int(r["key"]): r["value"] for r in stats if r["metric"] == "word_length"}
-    assert lengths == dict(Counter(map(len, words)))
-    overlap = sum(r["value"] for r in stats if r["metric"] == "source_overlap")
-    assert overlap == len(words)
-    by_source = {}
-    for r in stats:
-        by_source.setdefault(r["source"], Counter())[r["metric"]] += r["value"]
-    for source, metrics in by_source.items():
-        if source:
-            assert metrics["read"] == metrics["kept"] + metrics["rejected"], source
+    assert set(letters["lexicon"]) == {name}
+    assert dict(zip(letters["letter"], letters["occurrences"], strict=True)) == {
+        letter: counts[letter] for letter in letters["letter"]
+    }
+    assert dict(zip(letters["letter"], letters["word_initial"], strict=True)) == {
+        letter: initials[letter] for letter in letters["letter"]
+    }
+    stats = pd.read_parquet(lexicon_dir / "stats.parquet", dtype_backend="numpy_nullable")
+    assert str(stats["length"].dtype) == "Int32" and str(stats["value"].dtype) == "Int64"
+    assert set(stats["lexicon"]) == {name}
+    by_length = stats[stats["metric"] == "word_length"]
+    assert by_length["source"].isna().all() and by_length["reason"].isna().all()
+    lengths = dict(Counter(map(len, words)))
+    assert dict(zip(by_length["length"], by_length["value"], strict=True)) == lengths
+    assert list(by_length["length"]) == sorted(lengths)  # numeric order: 2 before 10
+
+    # Per source, from words.tsv (word, bitmask of sources) and sources.json, counted here.
+    sources = json.loads((lexicon_dir.parent / "work" / name / "sources.json").read_text())
+    held: list[Counter] = [Counter() for _ in sources]
+    alone: list[Counter] = [Counter() for _ in sources]
+    with open(lexicon_dir.parent / "work" / name / "words.tsv", encoding="utf-8") as tsv:
+        for line in tsv:
+            word, mask = line.rstrip("\n").split("\t")
+            bits = [i for i in range(len(sources)) if int(mask) >> i & 1]
+            for i in bits:
+                held[i][len(word)] += 1
+            if len(bits) == 1:
+                alone[bits[0]][len(word)] += 1
+    with duckdb.connect() as db:
+        path = str(lexicon_dir / "stats.parquet")
+
+        def query(sql: str, *params: object) -> list[tuple]:
+            return db.execute(sql.replace("STATS", f"read_parquet('{path}')"), params).fetchall()
+
+        columns = dict(query("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM STATS)"))
+        assert columns["length"] == "INTEGER" and columns["value"] == "BIGINT"
+        assert query("SELECT count(*) FROM STATS WHERE metric = 'word_length' AND length IS NULL")
+        assert query("SELECT sum(value) FROM STATS WHERE metric = 'word_length'") == [(len(words),)]
+        assert query("SELECT max(length) FROM STATS WHERE metric = 'word_length'") == [
+            (max(lengths),)
+        ]
+        for i, source in enumerate(sources):
+            rows = query(
+                "SELECT metric, length, value FROM STATS WHERE source = ? AND length IS NOT NULL",
+                source["id"],
+            )
+            assert {length: v for m, length, v in rows if m == "source_length"} == held[i]
+            assert {length: v for m, length, v in rows if m == "only_source"} == alone[i]
+            totals = dict(
+                query(
+                    "SELECT metric, sum(value) FROM STATS WHERE source = ? AND length IS NULL"
+                    " AND metric IN ('read', 'kept', 'rejected') GROUP BY metric",
+                    source["id"],
+                )
+            )
+            assert totals["read"] == source["read"] == totals["kept"] + totals["rejected"]
+        [(null_keys,)] = query(
+            "SELECT count(*) FROM STATS WHERE source = '' OR reason = '' OR other_source = ''"
+        )
+        assert null_keys == 0
 
 
 def test_validation_passed(lexicon_dir):
+    """Every reference file was solved, except Ruzzle boards where the language file gives no
+    Ruzzle values (skipped, and listed as such)."""
     report = json.loads((lexicon_dir / "validation.json").read_text())
     assert report["ok"] and report["cases"]
-    kinds = Counter(case["kind"] for case in report["cases"])
-    assert kinds["boggle"] >= 2 and kinds["ruzzle"] >= 1 and kinds["rack"] >= 3
+    folder = ROOT / CONFIG.lexicons[lexicon_dir.name].reference_dir
+    solved = {case["case"].split("#")[0] for case in report["cases"]}
+    boards = {p.name for p in folder.glob("*.board")}
+    assert {p.name for p in folder.glob("*.grid")} <= solved
+    if Lexicon.open(lexicon_dir).language.ruzzle_values:
+        assert boards <= solved and report["skipped"] == []
+    else:
+        assert not boards & solved and len(report["skipped"]) == len(boards)
+    racks = folder / "racks.txt"
+    if racks.is_file():
+        lines = [line for line in racks.read_text().splitlines() if line.strip()]
+        assert sum(case["kind"] == "rack" for case in report["cases"]) == len(
+            [line for line in lines if not line.startswith("#")]
+        )
 
 
 SEED_QUERY = r"""

@@ -240,6 +240,20 @@ def test_multi_including_itself_is_an_error(tmp_path):
     assert user_error(multi) == f"{multi}: includes itself"
 
 
+def test_alias_reads_like_a_multi(tmp_path):
+    """aspell-ca's layout: ca.alias → add ca-general.multi → add ca-common.rws."""
+    multi = write_dictionary(tmp_path, {"a": words("abc", "abd"), "b": words("xyz")})
+    (tmp_path / "xx-general.multi").write_text("add xx-a.rws\n")
+    (tmp_path / "xx.alias").write_text("add xx-general.multi  \n")
+    (tmp_path / "xx-both.alias").write_text("add xx.alias\nadd xx-b.rws\n")
+    assert forms(tmp_path / "xx.alias") == {"abc", "abd"}
+    assert forms(tmp_path / "xx-both.alias") == forms(multi) == {"abc", "abd", "xyz"}
+    (tmp_path / "xx.alias").write_text("add xx-general.txt\n")
+    assert user_error(tmp_path / "xx.alias") == (
+        f"{tmp_path / 'xx.alias'}:1: cannot add 'xx-general.txt' (expected .rws, .multi or .alias)"
+    )
+
+
 def test_missing_language_file(tmp_path):
     multi = write_dictionary(tmp_path, {"a": words("abc")})
     (tmp_path / "xx.dat").unlink()
@@ -585,7 +599,7 @@ def aspell_forms(source: Path, dictionary: str, lang: str, work: Path) -> set[st
     """What the real aspell makes of the raw dictionary files in `source`: each part compiled with
     ``prezip-bin -d | aspell create master`` (as Debian does), then ``dump master | expand``."""
     work.mkdir(parents=True, exist_ok=True)
-    for file in [*source.glob("*.dat"), *source.glob("*.multi")]:
+    for file in [*source.glob("*.dat"), *source.glob("*.multi"), *source.glob("*.alias")]:
         shutil.copy(file, work)
     dirs = [f"--dict-dir={work}", f"--local-data-dir={work}"]
     for part in source.glob("*.cwl.gz"):
@@ -601,6 +615,15 @@ def test_fixture_equals_real_aspell(aspell_tools, tmp_path):
     expected = aspell_forms(FIXTURES, "xx", "xx", tmp_path)
     assert "recity" in expected and "recities" not in expected  # parts are dumped separately
     assert forms(FIXTURES / "xx.multi") == expected
+
+
+def test_alias_equals_real_aspell(aspell_tools, tmp_path):
+    """An alias naming a multi and a part, as aspell-ca ships them, read by the real binary."""
+    source = tmp_path / "source"
+    shutil.copytree(FIXTURES, source)
+    (source / "xx-general.alias").write_text("add xx-b.multi\nadd xx-a.rws\n")
+    expected = aspell_forms(source, "xx-general", "xx", tmp_path / "aspell")
+    assert expected and forms(source / "xx-general.alias") == expected
 
 
 def test_edge_cases_equal_real_aspell(aspell_tools, tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -39,6 +40,53 @@ def test_words_that_look_like_missing_values_stay_words(tmp_path):
     assert letters["N"]["word_initial"] == 4 and letters["T"]["word_initial"] == 1
     assert letters["A"]["scrabble_value"] == Language.load("en").tile_values["A"]
     stats = pq.read_table(tmp_path / "stats.parquet").to_pylist()
-    lengths = {r["key"]: r["value"] for r in stats if r["metric"] == "word_length"}
-    assert lengths == {"2": 1, "3": 1, "4": 3}
-    assert {r["key"]: r["value"] for r in stats if r["metric"] == "source_overlap"} == {"dict:x": 5}
+    lengths = {r["length"]: r["value"] for r in stats if r["metric"] == "word_length"}
+    assert lengths == {2: 1, 3: 1, 4: 3}
+    only = {r["length"]: r["value"] for r in stats if r["metric"] == "only_source"}
+    assert only == {2: 1, 3: 1, 4: 3}
+    assert {r["lexicon"] for r in stats} == {"en"}
+
+
+def test_sources_combined_and_examples(tmp_path):
+    """Two sources: per-source lengths, words held by one alone, the overlap, and rejection
+    examples carried over from sources.json when the words step gives them (and not required)."""
+    (tmp_path / "words.tsv").write_text("AB\t3\nABC\t1\nABCD\t2\nABCDE\t3\n")
+    lines = sorted("".join(sorted(w)) + "=" + w for w in ["AB", "ABC", "ABCD", "ABCDE"])
+    (tmp_path / "anagrams.txt").write_text("\n".join(lines) + "\n")
+    first = {"id": "dict:a", "read": 4, "kept": 3, "words": 3, "rejected": {"hyphen": 1}}
+    second = {
+        **first,
+        "id": "aspell:b.multi",
+        "read": 5,
+        "words": 3,
+        "rejected": {"hyphen": 1, "alphabet": 1},
+        "examples": {"hyphen": ["a-b"], "alphabet": ["ab·c"]},
+    }
+    (tmp_path / "sources.json").write_text(json.dumps([first, second]))
+    args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "fr", "--out", str(tmp_path)]
+    for name in ("words.tsv", "sources.json", "anagrams.txt"):
+        args += [f"--{name.split('.')[0]}", str(tmp_path / name)]
+    assert main(args) == 0
+    rows = pq.read_table(tmp_path / "stats.parquet").to_pylist()
+
+    def pick(metric: str, source: str) -> dict:
+        return {
+            r["length"]: r["value"] for r in rows if (r["metric"], r["source"]) == (metric, source)
+        }
+
+    assert pick("source_length", "dict:a") == {2: 1, 3: 1, 5: 1}
+    assert pick("source_length", "aspell:b.multi") == {2: 1, 4: 1, 5: 1}
+    assert pick("only_source", "dict:a") == {3: 1}
+    assert pick("only_source", "aspell:b.multi") == {4: 1}
+    (overlap,) = [r for r in rows if r["metric"] == "overlap"]
+    assert (overlap["source"], overlap["other_source"], overlap["value"]) == (
+        "dict:a",
+        "aspell:b.multi",
+        2,
+    )
+    examples = [(r["source"], r["reason"], r["example"], r["value"]) for r in rows if r["example"]]
+    assert examples == [
+        ("aspell:b.multi", "hyphen", "a-b", 1),
+        ("aspell:b.multi", "alphabet", "ab·c", 1),
+    ]
+    assert all(r["example"] is None for r in rows if r["metric"] != "example")

@@ -24,6 +24,8 @@ ARTIFACTS = (
     "language.json",
     "letters.parquet",
     "stats.parquet",
+    "report.html",
+    "report.json",
     "manifest.json",
     "validation.json",
 )
@@ -86,6 +88,8 @@ def test_changing_one_raw_file_rebuilds_only_its_lexicon(swedish):
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}  # the steps live in the repository
     subprocess.run(refresh, cwd=swedish, check=True, capture_output=True, env=environment)
     snakemake(swedish, "all")
+    change = json.loads((swedish / "build/sv-ods/report.json").read_text())["change"]
+    assert change["added_sample"] == ["ELD"] and change["removed"] == 0
 
 
 def test_bundles_are_deterministic(swedish, tmp_path):
@@ -169,6 +173,7 @@ STEP_OUTPUTS = {
     "compile": "build/sv/graph.npy",
     "anagrams": "build/sv/anagrams.txt",
     "tables": "build/sv/stats.parquet",
+    "report": "build/sv/report.html",
     "manifest": "build/sv/manifest.json",
     "validate": "build/sv/validation.json",
 }
@@ -189,7 +194,7 @@ def _rules_with_changed_code(tree: Path, snakefile: Path) -> set[str]:
 
 
 def test_editing_a_module_reruns_exactly_the_steps_that_import_it(tmp_path):
-    """Code hashes are derived from each step's imports: a base module (lexforge/text.py) and a
+    """Code hashes are derived from each step's imports: a base module (lexforge/grid.py) and a
     step module (pipeline/tables.py) each rerun the steps that use them, and no other."""
     from pipeline.codedeps import module_files
 
@@ -205,13 +210,12 @@ def test_editing_a_module_reruns_exactly_the_steps_that_import_it(tmp_path):
     snakefile = code / "Snakefile"
     snakemake(tree, "all", "--snakefile", str(snakefile))
 
-    text = code / "lexforge/text.py"
-    users_of_text = {s for s in STEP_OUTPUTS if text in module_files(f"pipeline.{s}", code)}
-    assert {"words", "validate"} <= users_of_text  # normalization; grid input folding
-    assert "manifest" not in users_of_text and "tables" not in users_of_text
-    with open(code / "lexforge/text.py", "a") as module:
+    grid = code / "lexforge/grid.py"
+    users_of_grid = {s for s in STEP_OUTPUTS if grid in module_files(f"pipeline.{s}", code)}
+    assert users_of_grid == {"validate"}  # reading the reference grids
+    with open(grid, "a") as module:
         module.write("\n# an edit\n")
-    assert _rules_with_changed_code(tree, snakefile) == users_of_text
+    assert _rules_with_changed_code(tree, snakefile) == users_of_grid
 
     snakemake(tree, "all", "--snakefile", str(snakefile))
     with open(code / "pipeline/tables.py", "a") as module:

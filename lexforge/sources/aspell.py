@@ -1,9 +1,11 @@
 """Reader for GNU aspell dictionaries as Debian ships them, in pure Python.
 
 A dictionary is a ``<name>.multi`` listing parts (``add X.rws`` reads ``X.cwl.gz`` beside it,
-``add Y.multi`` recurses) or a single ``X.cwl.gz``. The language file ``<lang>.dat`` beside the
-first part gives the charset, the data encoding, the special characters and the affix file
-``<lang>_affix.dat``. ``read_aspell`` yields what ``aspell dump master | aspell expand`` prints:
+``add Y.multi`` recurses), a ``<name>.alias`` (read as aspell does: exactly like a ``.multi``;
+aspell-ca ships ``ca.alias`` → ``add ca-general.multi``) or a single ``X.cwl.gz``. The
+language file ``<lang>.dat`` beside the first part gives the charset, the data encoding, the
+special characters and the affix file ``<lang>_affix.dat``. ``read_aspell`` yields what
+``aspell dump master | aspell expand`` prints:
 
 * each part is decoded (prezip, see ``_unprezip``) and fed through the rules of
   ``aspell create master``: lines that are not valid words are skipped, and with affix compression
@@ -71,31 +73,42 @@ def read_aspell(
 # --- dictionary structure --------------------------------------------------------------------
 
 
+#: Files that list a dictionary's parts; aspell reads an alias exactly like a multi file.
+_LIST_SUFFIXES = (".multi", ".alias")
+
+
 def _dictionary_parts(path: Path, including: tuple[Path, ...]) -> list[Path]:
-    """The ``.cwl.gz`` parts of `path` in order, each once; `including` are the enclosing .multi."""
+    """The ``.cwl.gz`` parts of `path` in order, each once; `including` are the enclosing .multi
+    or .alias files."""
     if path.name.endswith(_CWL_SUFFIX):
         if not path.is_file():
             raise UserError(f"{path}: no such word list")
         return [path]
-    if path.suffix != ".multi":
-        raise UserError(f"{path}: not an aspell dictionary (expected a .multi or a .cwl.gz file)")
+    if path.suffix not in _LIST_SUFFIXES:
+        raise UserError(
+            f"{path}: not an aspell dictionary (expected a .multi, .alias or .cwl.gz file)"
+        )
     if path in including:
         raise UserError(f"{path}: includes itself")
     text = _read_text(path, "latin-1")
     parts: list[Path] = []
     for number, fields in _data_lines(text):
         if fields[0] != "add" or len(fields) != 2:
-            raise UserError(f"{path}:{number}: expected 'add <name>.rws' or 'add <name>.multi'")
+            raise UserError(
+                f"{path}:{number}: expected 'add <name>.rws', 'add <name>.multi' or .alias"
+            )
         name = fields[1]
         if name.endswith(".rws"):
             part = path.parent / (name.removesuffix(".rws") + _CWL_SUFFIX)
             if not part.is_file():
                 raise UserError(f"{path}:{number}: part {name}: {part.name} not found")
             parts.append(part)
-        elif name.endswith(".multi"):
+        elif name.endswith(_LIST_SUFFIXES):
             parts += _dictionary_parts(path.parent / name, (*including, path))
         else:
-            raise UserError(f"{path}:{number}: cannot add {name!r} (expected .rws or .multi)")
+            raise UserError(
+                f"{path}:{number}: cannot add {name!r} (expected .rws, .multi or .alias)"
+            )
     if not parts:
         raise UserError(f"{path}: lists no parts")
     return list(dict.fromkeys(parts))

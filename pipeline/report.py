@@ -1,0 +1,314 @@
+"""Step ``report``: a lexicon's quality report, for a person reviewing it instead of grepping.
+
+Writes ``report.json`` (the figures and word lists; ``lexforge report`` prints it as text) and
+``report.html`` (the same, static, with the histogram as inline SVG; no script, no network):
+words by length and source, the full two- and three-letter lists, words found in one source
+only, suspicious words (no vowel, a letter four times in a row, Roman-numeral shapes),
+rejections by reason with examples, and the change since the previous build.
+
+The previous build is kept in ``--history`` (``build/work/<lexicon>/history/``): the word list
+and rejection counts of the last report, and of the one before when they differed. A rerun on
+the same words leaves it as it is, so the report is the same given the same previous state.
+
+    python -m pipeline.report --config config/config.yaml --lexicon fr \
+        --words build/fr/words.txt --words-tsv build/work/fr/words.tsv \
+        --stats build/fr/stats.parquet --history build/work/fr/history --out build/fr
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from lexforge.atomic import atomic_open
+from lexforge.errors import report_user_errors
+from lexforge.report import FORMAT
+from pipeline.report_html import render_html
+from pipeline.step import lexicon_spec, step_parser
+
+SAMPLE = 12  # words shown per length of a source's own words
+LISTED = 60  # suspicious words listed per kind
+CHANGED = 40  # added or removed words listed
+#: A rejection count "jumps" when it grows by at least this many entries and this factor.
+JUMP_ENTRIES, JUMP_FACTOR = 100, 1.5
+#: A reason that rejects at least this share of a source's entries is marked as large.
+LARGE_SHARE = 0.01
+ROMAN = r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+
+
+def sample(words: list[str] | np.ndarray, count: int) -> list[str]:
+    """Up to ``count`` words spread evenly over the (sorted) list, first and last included."""
+    if len(words) <= count:
+        return [str(w) for w in words]
+    picks = np.linspace(0, len(words) - 1, count).round().astype(int)
+    return [str(words[i]) for i in picks]
+
+
+def read_words_tsv(path: Path) -> pd.DataFrame:
+    """The words step's ``WORD<TAB>mask`` lines (NA, NULL … stay words)."""
+    return pd.read_csv(
+        path,
+        sep="\t",
+        names=["word", "mask"],
+        dtype={"word": str, "mask": "int64"},
+        engine="pyarrow",
+        keep_default_na=False,
+        na_values=[],
+    )
+
+
+def source_ids(stats: pd.DataFrame) -> list[str]:
+    """The lexicon's sources in their order (bit i of a word's mask is the i-th)."""
+    return list(dict.fromkeys(stats.loc[stats["metric"] == "read", "source"]))
+
+
+def length_rows(words: pd.DataFrame, sources: list[str]) -> list[dict]:
+    """Per length: the words, those held by several sources, those held by each alone."""
+    lengths = words["word"].str.len().to_numpy()
+    masks = words["mask"].to_numpy()
+    rows = []
+    for length in np.unique(lengths):
+        at = lengths == length
+        only = {s: int(np.count_nonzero(at & (masks == 1 << i))) for i, s in enumerate(sources)}
+        rows.append(
+            {
+                "length": int(length),
+                "words": int(np.count_nonzero(at)),
+                "shared": int(np.count_nonzero(at)) - sum(only.values()),
+                "only": only,
+            }
+        )
+    return rows
+
+
+def only_one_source(words: pd.DataFrame, sources: list[str]) -> list[dict]:
+    """Words held by a single source, per source and length, with an even sample of each."""
+    rows = []
+    lengths = words["word"].str.len()
+    for index, source in enumerate(sources):
+        alone = words["mask"] == 1 << index
+        for length, group in words.loc[alone, "word"].groupby(lengths[alone], sort=True):
+            listed = group.to_numpy()
+            rows.append(
+                {
+                    "source": source,
+                    "length": int(length),
+                    "count": len(listed),
+                    "sample": sample(listed, SAMPLE),
+                }
+            )
+    return rows
+
+
+def suspicious(words: pd.Series, alphabet: str, vowels: str | None) -> list[dict]:
+    """Words of shapes that are seldom words: no vowel, a letter four times in a row, a Roman
+    numeral (each list complete up to LISTED words, then an even sample)."""
+    kinds = []
+    if vowels:
+        has_vowel = words.str.contains(f"[{re.escape(vowels)}]")
+        kinds.append(("no-vowel", f"no vowel ({vowels})", ~has_vowel))
+    repeated = "|".join(re.escape(letter * 4) for letter in sorted(set(alphabet)))
+    kinds.append(("repeated-letter", "a letter four times in a row", words.str.contains(repeated)))
+    roman = words.str.fullmatch(ROMAN) & (words.str.len() >= 2)
+    kinds.append(("roman-numeral", "the shape of a Roman numeral", roman))
+    result = []
+    for kind, title, mask in kinds:
+        found = words[mask.fillna(False).astype(bool)].to_numpy()
+        result.append(
+            {"kind": kind, "title": title, "count": len(found), "words": sample(found, LISTED)}
+        )
+    return result
+
+
+def rejection_rows(stats: pd.DataFrame, previous: dict[str, int] | None) -> list[dict]:
+    """Every rejection (normalization) and removal (composition) count, by source and reason,
+    with its share of the source's entries, examples, and the previous build's count."""
+    read = {row.source: int(row.value) for row in stats[stats["metric"] == "read"].itertuples()}
+    examples: dict[tuple[str, str], list[str]] = {}
+    for row in stats[stats["metric"] == "example"].sort_values("value", kind="stable").itertuples():
+        examples.setdefault((row.source, row.reason), []).append(row.example)
+    rows = []
+    for row in stats[stats["metric"].isin(["rejected", "removed"])].itertuples():
+        count = int(row.value)
+        before = None if previous is None else previous.get(summary_key(row))
+        rows.append(
+            {
+                "source": row.source,
+                "kind": row.metric,
+                "reason": row.reason,
+                "count": count,
+                "share": count / read[row.source] if read.get(row.source) else 0.0,
+                "previous": before,
+                "jump": before is not None
+                and count - before >= JUMP_ENTRIES
+                and count >= JUMP_FACTOR * before,
+                "large": bool(read.get(row.source)) and count >= LARGE_SHARE * read[row.source],
+                "examples": examples.get((row.source, row.reason), []),
+            }
+        )
+    return rows
+
+
+def summary_key(row: object) -> str:
+    return f"{row.metric} {row.source} {row.reason}"
+
+
+def summary(stats: pd.DataFrame) -> dict[str, int]:
+    """What the history keeps of a build besides its words: its rejection counts."""
+    counted = stats[stats["metric"].isin(["rejected", "removed"])]
+    return {summary_key(row): int(row.value) for row in counted.itertuples()}
+
+
+class History:
+    """The last build's words and rejection counts, and those of the build before it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.words = folder / "words.txt"
+        self.summary = folder / "summary.json"
+        self.previous_words = folder / "previous-words.txt"
+        self.previous_summary = folder / "previous-summary.json"
+
+    def record(self, words: Path, counts: dict[str, int]) -> None:
+        """Make ``words``/``counts`` the last build; the one recorded before becomes the
+        previous build, unless it is the same (a rerun changes nothing)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(counts, indent=1, sort_keys=True) + "\n"
+        if self.words.is_file() and self.summary.is_file():
+            same = _digest(self.words) == _digest(words) and self.summary.read_text() == text
+            if same:
+                return
+            os.replace(self.words, self.previous_words)
+            os.replace(self.summary, self.previous_summary)
+        _copy(words, self.words)
+        with atomic_open(self.summary) as out:
+            out.write(text)
+
+    def previous(self) -> tuple[Path, dict[str, int]] | None:
+        if not (self.previous_words.is_file() and self.previous_summary.is_file()):
+            return None
+        return self.previous_words, json.loads(self.previous_summary.read_text())
+
+
+def _digest(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _copy(source: Path, target: Path) -> None:
+    """``target`` becomes a copy of ``source`` (a copy, not a link: the history must not change
+    when the build's file is rewritten)."""
+    temporary = target.with_name(target.name + ".tmp")
+    shutil.copyfile(source, temporary)
+    os.replace(temporary, target)
+
+
+def _lines(path: Path) -> Iterator[str]:
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            yield line.rstrip("\n")
+
+
+def word_changes(before: Path, after: Path) -> tuple[list[str], list[str]]:
+    """Words added and removed between two sorted word lists (one merge pass)."""
+    added: list[str] = []
+    removed: list[str] = []
+    old, new = _lines(before), _lines(after)
+    a, b = next(old, None), next(new, None)
+    while a is not None or b is not None:
+        if b is None or (a is not None and a < b):
+            removed.append(a)
+            a = next(old, None)
+        elif a is None or b < a:
+            added.append(b)
+            b = next(new, None)
+        else:
+            a, b = next(old, None), next(new, None)
+    return added, removed
+
+
+def build_report(
+    name: str,
+    language: dict,
+    words_path: Path,
+    words: pd.DataFrame,
+    stats: pd.DataFrame,
+    history: History,
+) -> dict:
+    sources = source_ids(stats)
+    counts = summary(stats)
+    history.record(words_path, counts)
+    previous = history.previous()
+    change = None
+    if previous is not None:
+        added, removed = word_changes(previous[0], words_path)
+        change = {
+            "previous_words": sum(1 for _ in _lines(previous[0])),
+            "added": len(added),
+            "removed": len(removed),
+            "added_sample": sample(added, CHANGED),
+            "removed_sample": sample(removed, CHANGED),
+        }
+    per_source = stats[stats["metric"].isin(["read", "kept", "words"])]
+    vowels = (language.get("classify") or {}).get("vowels")
+    lengths = words["word"].str.len()
+    return {
+        "format": FORMAT,
+        "lexicon": name,
+        "language": language["code"],
+        "words": len(words),
+        "sources": [
+            {
+                "id": source,
+                **{
+                    row.metric: int(row.value)
+                    for row in per_source[per_source["source"] == source].itertuples()
+                },
+            }
+            for source in sources
+        ],
+        "lengths": length_rows(words, sources),
+        "two_letter": words.loc[lengths == 2, "word"].tolist(),
+        "three_letter": words.loc[lengths == 3, "word"].tolist(),
+        "only_one_source": only_one_source(words, sources),
+        "vowels": vowels,
+        "suspicious": suspicious(words["word"], language["alphabet"], vowels),
+        "rejections": rejection_rows(stats, None if previous is None else previous[1]),
+        "change": change,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = step_parser(__doc__)
+    parser.add_argument("--words", type=Path, required=True, help="the compiled words.txt")
+    parser.add_argument("--words-tsv", type=Path, required=True, help="the words step's words.tsv")
+    parser.add_argument("--stats", type=Path, required=True)
+    parser.add_argument("--history", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    spec = lexicon_spec(args)
+    stats = pq.read_table(args.stats).to_pandas()
+    words = read_words_tsv(args.words_tsv)
+    report = build_report(
+        args.lexicon, spec.language_data, args.words, words, stats, History(args.history)
+    )
+    with atomic_open(args.out / "report.json") as out:
+        json.dump(report, out, indent=1, sort_keys=True, ensure_ascii=False)
+        out.write("\n")
+    with atomic_open(args.out / "report.html") as out:
+        out.write(render_html(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(report_user_errors(main))

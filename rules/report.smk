@@ -1,0 +1,25 @@
+# Stage 3b: the quality report a person reads to review a lexicon (listed in the manifest).
+# The previous build's words stay in build/work/<lexicon>/history/ for the "change" section.
+
+
+rule report:
+    input:
+        words="build/{lexicon}/words.txt",
+        words_tsv="build/work/{lexicon}/words.tsv",
+        stats="build/{lexicon}/stats.parquet",
+    output:
+        html="build/{lexicon}/report.html",
+        json="build/{lexicon}/report.json",
+        record="build/work/{lexicon}/outputs/report.json",
+    params:
+        code=code_hash("pipeline.report"),
+        spec=lambda wildcards: spec_hash(wildcards.lexicon),
+    log:
+        "build/logs/report/{lexicon}.log",
+    benchmark:
+        "build/benchmarks/report/{lexicon}.tsv"
+    shell:
+        "{PYTHON} -m pipeline.report --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
+        " --words {input.words} --words-tsv {input.words_tsv} --stats {input.stats}"
+        " --history build/work/{wildcards.lexicon}/history --out build/{wildcards.lexicon} 2> {log}"
+        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
