@@ -4,7 +4,8 @@
 word-initial count, Scrabble tiles and value, Ruzzle value (null where the language has none).
 
 ``stats.parquet``: tidy rows ``(metric, source, key, value)``: ``word_length`` (key = length),
-``read`` / ``kept`` / ``words`` per source, ``rejected`` per source and reason,
+``read`` / ``kept`` / ``words`` per source, ``rejected`` per source and reason (at
+normalization), ``removed`` per source and reason (words the composition of sources removed),
 ``anagram_class_size`` (key = class size, value = number of classes) and ``source_overlap``
 (key = the set of sources a word comes from, value = number of words).
 
@@ -87,6 +88,8 @@ def stats_table(words: pd.DataFrame, keys: pd.Series, sources: list[dict]) -> pa
             )
         )
         parts.append(_rows("rejected", source["id"], pd.Series(source["rejected"]), sort=False))
+        removed = pd.Series(source.get("removed", {}), dtype="int64")
+        parts.append(_rows("removed", source["id"], removed, sort=False))
     overlap = words["mask"].value_counts()
     overlap.index = [
         "+".join(s["id"] for i, s in enumerate(sources) if mask >> i & 1) for mask in overlap.index
