@@ -1,7 +1,8 @@
 """Which folded words are not game words by their shape: abbreviations, unit symbols, numerals.
 
-The rules are generic (a unit symbol with an SI prefix, a Roman numeral, a word with no vowel); what a language accepts despite them (vowel-less interjections such as English HMM,
-Roman-numeral-shaped words such as MIX) is data: the language file's ``classify`` block.
+The rules are generic (a unit symbol with an SI prefix, a Roman numeral, a word with no vowel);
+what a language accepts despite them (vowel-less interjections such as English HMM, words shaped
+like Roman numerals such as MIX) is data: the language file's ``classify`` block.
 """
 
 from __future__ import annotations
