@@ -1,7 +1,10 @@
 """Step ``tables``: letter table and tidy statistics of one lexicon, as parquet.
 
-``letters.parquet``: one row per alphabet letter — occurrences, frequency, words containing it,
-word-initial count, Scrabble tiles and value, Ruzzle value (null where the language has none).
+``letters.parquet``: one row per alphabet letter, then one per Scrabble tile of the language
+outside the lexicon's alphabet (a letter the lexicon folds, such as Ä in ``de``, or a two-letter
+tile such as Spanish CH: never a letter of its words, so its counts are 0) — occurrences,
+frequency, words containing it, word-initial count, whether it is in the alphabet, Scrabble tiles
+and value, Ruzzle value (null where the language has none).
 
 ``stats.parquet``: tidy rows ``(metric, source, key, value)``: ``word_length`` (key = length),
 ``read`` / ``kept`` / ``words`` per source, ``rejected`` per source and reason (at
@@ -32,16 +35,20 @@ from pipeline.step import lexicon_spec, step_parser
 
 
 def letter_table(words: pd.Series, language: Language) -> pa.Table:
-    letters = list(language.alphabet)
+    alphabet = list(language.alphabet)
+    letters = alphabet + [tile for tile in language.tile_counts if tile not in alphabet]
     occurrences = letter_counts("".join(words.tolist()))
     initial = words.str[0].value_counts()
-    total = sum(occurrences.get(c, 0) for c in letters)
+    total = sum(occurrences.get(c, 0) for c in alphabet)
     frame = pd.DataFrame(
         {
             "letter": letters,
-            "occurrences": [occurrences.get(c, 0) for c in letters],
-            "words_containing": [int(words.str.contains(c, regex=False).sum()) for c in letters],
-            "word_initial": [int(initial.get(c, 0)) for c in letters],
+            "occurrences": [occurrences.get(c, 0) if c in alphabet else 0 for c in letters],
+            "words_containing": [
+                int(words.str.contains(c, regex=False).sum()) if c in alphabet else 0
+                for c in letters
+            ],
+            "word_initial": [int(initial.get(c, 0)) if c in alphabet else 0 for c in letters],
         }
     )
     frame.insert(2, "frequency", frame["occurrences"] / total)
@@ -52,6 +59,7 @@ def letter_table(words: pd.Series, language: Language) -> pa.Table:
             "frequency": pa.array(frame["frequency"], pa.float64()),
             "words_containing": pa.array(frame["words_containing"], pa.int64()),
             "word_initial": pa.array(frame["word_initial"], pa.int64()),
+            "in_alphabet": pa.array([c in alphabet for c in letters], pa.bool_()),
             "scrabble_tiles": pa.array([language.tile_counts.get(c) for c in letters], pa.int32()),
             "scrabble_value": pa.array([language.tile_values.get(c) for c in letters], pa.int32()),
             "ruzzle_value": pa.array([language.ruzzle_values.get(c) for c in letters], pa.int32()),

@@ -34,8 +34,8 @@ UNITS = {"KG", "MG", "KM", "CM", "MM", "ML", "CL", "DL", "HL", "KW", "MW", "KWH"
 
 
 def roman(number: int) -> str:
-    table = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-             (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]  # fmt: skip
+    table = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+             (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]  # fmt: skip
     numeral = ""
     for value, letters in table:
         while number >= value:

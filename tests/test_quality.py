@@ -68,8 +68,8 @@ def test_roman_numerals_are_exactly_the_well_formed_ones():
     """The rule against an independent generator: every numeral of 1..3999 written by
     arithmetic is rejected; letter strings that are no numeral (IIII, VX, IC) are not."""
     rules = Classifier(frozenset(), None, True, False, frozenset())
-    table = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-             (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]  # fmt: skip
+    table = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+             (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]  # fmt: skip
     for number in range(1, 4000):
         numeral, rest = "", number
         for value, letters in table:
