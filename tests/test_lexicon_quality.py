@@ -12,8 +12,8 @@ import pytest
 from build_helpers import ROOT
 
 from lexforge.classify import Classifier
-from lexforge.text import fold_word
 from lexforge.sources.curation import read_curation
+from lexforge.text import fold_word
 from pipeline.config import load_config
 
 CONFIG = load_config(ROOT / "config/config.yaml", check_files=False)
