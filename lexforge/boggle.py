@@ -78,6 +78,10 @@ def solve(
     ]
 
 
+#: The largest board the breadth-first batch search takes (a 8×8 board); see ``solve_batch``.
+BATCH_MAX_CELLS = 64
+
+
 def solve_batch(
     lexicon: Lexicon,
     grids: list[Grid],
@@ -88,8 +92,22 @@ def solve_batch(
 ) -> list[list[str]]:
     """The words of each grid in Worddle order: the fast path for many boards.
 
-    ``threads`` defaults to the number of cores this process may use.
+    ``threads`` defaults to the number of cores this process may use. Boards of more than
+    ``BATCH_MAX_CELLS`` cells go to the depth-first search instead: the breadth-first batch
+    keeps a bit per board cell for every partial path, which a large board multiplies.
     """
+    large = {i for i, grid in enumerate(grids) if len(grid.cells) > BATCH_MAX_CELLS}
+    if large:
+        small = [grid for i, grid in enumerate(grids) if i not in large]
+        batch = iter(
+            solve_batch(lexicon, small, min_length=min_length, adjacency=adjacency, threads=threads)
+        )
+        return [
+            [w.word for w in solve(lexicon, grid, min_length=min_length, adjacency=adjacency)]
+            if i in large
+            else next(batch)
+            for i, grid in enumerate(grids)
+        ]
     if not grids:
         return []
     boards = encode_boards(lexicon, grids, adjacency)

@@ -158,19 +158,22 @@ class Language:
 
     @classmethod
     def load(cls, spec: str | Path) -> Language:
-        """A language by code (``config/languages/<code>.yaml``, else the shipped one) or from a
-        file: YAML (validated) or a built lexicon's ``language.json``."""
+        """A language a person names: a code (``config/languages/<code>.yaml``, else the shipped
+        one) or a YAML/JSON file, validated against the schema."""
         path = Path(spec)
         if not path.suffix:
             path = find_language_file(str(spec))
         elif not path.is_file():
             raise UserError(f"{path}: language file not found")
-        if path.suffix != ".json":
-            return cls.from_dict(load_language_data(path))
+        return cls.from_dict(load_language_data(path))
+
+    @classmethod
+    def from_lexicon(cls, path: Path) -> Language:
+        """A built lexicon's ``language.json`` (validated when the pipeline wrote it: no schema
+        check, so a query imports no jsonschema); a damaged file is one line."""
         try:
-            data = json.loads(path.read_bytes())
-            return cls.from_dict(data)
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            return cls.from_dict(json.loads(path.read_bytes()))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise UserError(
                 f"{path}: damaged language file ({excerpt(str(error))}); "
                 "check the lexicon with: lexforge verify"

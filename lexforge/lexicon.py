@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import marisa_trie
 
-from lexforge.errors import UserError
+from lexforge.errors import UserError, excerpt
 from lexforge.language import Language
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class Lexicon:
                 f"{path}: incomplete lexicon (missing {', '.join(missing)}); "
                 f"rebuild it with: snakemake --cores 2 {path}/manifest.json"
             )
-        language = Language.load(path / "language.json")
+        language = Language.from_lexicon(path / "language.json")
         words = marisa_trie.Trie()
         anagrams = marisa_trie.Trie()
         try:
@@ -100,7 +100,9 @@ class Lexicon:
         from lexforge import graph
 
         if self.path is not None and (self.path / graph.GRAPH_FILE).is_file():
-            return graph.load_graph(self.path / graph.GRAPH_FILE)
+            nodes = graph.load_graph(self.path / graph.GRAPH_FILE)
+            self._check(nodes.view("<u8"), self.path / graph.GRAPH_FILE, len(self.words))
+            return nodes
         return graph.build_graph(self.words, self.language.alphabet)
 
     @cached_property
@@ -112,7 +114,8 @@ class Lexicon:
         cost more than a whole one-shot anagram query.
         """
         if self.path is not None and (self.path / ANAGRAM_GRAPH_FILE).is_file():
-            return map_node_array(self.path / ANAGRAM_GRAPH_FILE)
+            nodes = map_node_array(self.path / ANAGRAM_GRAPH_FILE)
+            return self._check(nodes, self.path / ANAGRAM_GRAPH_FILE, -1)
         from lexforge import graph
 
         keys = marisa_trie.Trie(line.partition("=")[0] for line in self.anagrams.iterkeys())
@@ -125,8 +128,23 @@ class Lexicon:
         from lexforge import graph
 
         if self.path is not None and (self.path / graph.GRAPH_FILE).is_file():
-            return map_node_array(self.path / graph.GRAPH_FILE)
+            nodes = map_node_array(self.path / graph.GRAPH_FILE)
+            return self._check(nodes, self.path / graph.GRAPH_FILE, len(self.words))
         return node_words(self.graph)
+
+    def _check(self, nodes: memoryview | np.ndarray, path: Path, n_ids: int) -> memoryview:
+        """``nodes`` (64-bit words) if the graph is sound (see ``lexforge._nodecheck``) for this
+        lexicon's words (``n_ids`` of them; -1: any number) and alphabet; UserError otherwise."""
+        from lexforge._nodecheck import check_nodes
+
+        letters = len(set(self.language.alphabet))
+        problem = check_nodes(nodes, n_ids, letters)
+        if problem is not None:
+            raise UserError(
+                f"{path}: damaged letter graph ({problem}); rebuild the lexicon "
+                "(lexforge verify names the step)"
+            )
+        return nodes
 
     def __contains__(self, word: str) -> bool:
         return word in self.words
@@ -145,9 +163,9 @@ def node_words(nodes: np.ndarray) -> memoryview:
 
 def map_node_array(path: Path) -> memoryview:
     """Memory-map a ``.npy`` node array (lexforge.graph layout) as 64-bit words, without numpy."""
-    with open(path, "rb") as handle:
-        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     try:
+        with open(path, "rb") as handle:
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         if mapped[:6] != b"\x93NUMPY" or mapped[6] != 1:
             raise ValueError("not a version-1 .npy file")
         header_length = int.from_bytes(mapped[8:10], "little")
@@ -157,8 +175,8 @@ def map_node_array(path: Path) -> memoryview:
         data = memoryview(mapped)[10 + header_length :]
         if len(data) != 16 * header["shape"][0]:
             raise ValueError("truncated")
-    except (ValueError, SyntaxError, KeyError, IndexError) as error:
+    except (OSError, ValueError, SyntaxError, KeyError, IndexError, TypeError) as error:
         raise UserError(
-            f"{path}: corrupted node array ({error}); check it with: lexforge verify"
+            f"{path}: corrupted node array ({excerpt(str(error))}); check it with: lexforge verify"
         ) from None
     return data.cast("Q")

@@ -6,6 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from lexforge.errors import excerpt
 from lexforge.lexicon import find_lexicon_dir
 
 
@@ -18,26 +19,66 @@ def sha256_file(path: Path | str) -> str:
     return digest.hexdigest()
 
 
+#: The pipeline step that writes each artifact (rules/*.smk), named in verify's advice.
+PRODUCING_STEP = {
+    "words.txt": "compile",
+    "words.marisa": "compile",
+    "graph.npy": "compile",
+    "language.json": "compile",
+    "anagrams.txt": "anagrams",
+    "anagrams.marisa": "anagrams",
+    "anagram-graph.npy": "anagrams",
+    "letters.parquet": "tables",
+    "stats.parquet": "tables",
+}
+
+
+def _entries(manifest: object) -> list[tuple[str, int, str]]:
+    """(name, bytes, sha256) of each artifact; ValueError if the manifest is not of that shape
+    or names a file outside its directory."""
+    artifacts = manifest.get("artifacts") if isinstance(manifest, dict) else None
+    if not isinstance(artifacts, list):
+        raise ValueError("no list of artifacts")
+    entries = []
+    for artifact in artifacts:
+        name = artifact.get("name") if isinstance(artifact, dict) else None
+        size = artifact.get("bytes") if isinstance(artifact, dict) else None
+        sha256 = artifact.get("sha256") if isinstance(artifact, dict) else None
+        if not isinstance(name, str) or Path(name).name != name or name in {"", ".", ".."}:
+            raise ValueError(f"artifact name {excerpt(str(name))!r} is not a file name")
+        if not isinstance(size, int) or not isinstance(sha256, str):
+            raise ValueError(f"artifact {excerpt(name)!r} has no size or sha256")
+        entries.append((name, size, sha256))
+    return entries
+
+
+def _advice(folder: Path, name: str) -> str:
+    step = PRODUCING_STEP.get(name, "manifest")
+    return f"rerun step {step}: snakemake {folder}/manifest.json"
+
+
 def verify(spec: str) -> list[str]:
-    """Problems found (missing, resized or altered artifacts); empty when all match."""
+    """Problems found (missing, resized or altered artifacts), each with the step to rerun;
+    empty when all match."""
     folder = find_lexicon_dir(spec)
     manifest_path = folder / "manifest.json"
+    rebuild = f"rerun step manifest: snakemake {folder}/manifest.json"
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        artifacts = manifest["artifacts"]
+        entries = _entries(json.loads(manifest_path.read_bytes()))
     except FileNotFoundError:
-        return [f"{manifest_path}: missing; rebuild with snakemake"]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        return [f"{manifest_path}: unreadable manifest ({error}); rebuild with snakemake"]
+        return [f"{manifest_path}: missing; {rebuild}"]
+    except (OSError, ValueError) as error:
+        return [f"{manifest_path}: unreadable manifest ({excerpt(str(error))}); {rebuild}"]
     problems = []
-    for artifact in artifacts:
-        path = folder / artifact["name"]
+    for name, size, sha256 in entries:
+        path = folder / name
         if not path.is_file():
-            problems.append(f"{path}: missing")
-        elif path.stat().st_size != artifact["bytes"]:
-            problems.append(
-                f"{path}: {path.stat().st_size} bytes, manifest says {artifact['bytes']}"
-            )
-        elif sha256_file(path) != artifact["sha256"]:
-            problems.append(f"{path}: content differs from manifest (sha256)")
+            problem = "missing"
+        elif path.stat().st_size != size:
+            problem = f"{path.stat().st_size} bytes, manifest says {size}"
+        elif sha256_file(path) != sha256:
+            problem = "content differs from manifest (sha256)"
+        else:
+            continue
+        problems.append(f"{path}: {problem}; {_advice(folder, name)}")
     return problems

@@ -140,6 +140,10 @@ def _lexicon(
     except UserError as error:
         raise UserError(f"{config_path}: lexicons/{name}: {error}") from None
     language_data = load_language_data(language_file)
+    if language_data["code"] != spec["language"]:
+        raise UserError(
+            f"{language_file}: code '{language_data['code']}' is not '{spec['language']}'"
+        )
     for key in ("alphabet", "keep"):
         if key in spec:
             language_data[key] = spec[key]

@@ -9,11 +9,12 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from lexforge.atomic import atomic_open
+from lexforge.atomic import atomic_open, remove_stale_temporaries
 from lexforge.errors import UserError
 from lexforge.language import read_yaml
 from pipeline.codedeps import code_hash as derived_code_hash
 from pipeline.config import SCHEMA_FILE, resolve_config, schema_error_line
+from pipeline.outputs import forget, stale_records
 
 
 # The file named in messages and that languages_dir is relative to: the last --configfile.
@@ -49,6 +50,16 @@ if not Path(CONFIG_FILE).is_file() or Path(CONFIG_FILE).read_text(encoding="utf-
     Path(CONFIG_FILE).parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(Path(CONFIG_FILE)) as out:
         out.write(_effective)
+
+# Temporary files of killed jobs (lexforge.atomic) are deleted, so none outlives the next run.
+for _leftover in remove_stale_temporaries(Path("build")):
+    print(f"lexforge: removed {_leftover}, left by an interrupted job", file=sys.stderr)
+
+# A built file that is missing or changed since its job recorded it (pipeline/outputs.py): its
+# job and everything after it are rerun.
+for _record, _problem in stale_records(Path("build/work")).items():
+    print(f"lexforge: {_problem}: rebuilding", file=sys.stderr)
+    forget(_record)
 
 LEXICONS = list(BUILD.lexicons)
 DEFAULT_LEXICONS = list(BUILD.default)

@@ -10,6 +10,7 @@ rule compile:
         words_trie="build/{lexicon}/words.marisa",
         graph="build/{lexicon}/graph.npy",
         language="build/{lexicon}/language.json",
+        record="build/work/{lexicon}/outputs/compile.json",
     params:
         code=code_hash("pipeline.compile"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
@@ -20,6 +21,7 @@ rule compile:
     shell:
         "{PYTHON} -m pipeline.compile --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --out build/{wildcards.lexicon} 2> {log}"
+        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
 
 
 rule anagrams:
@@ -29,6 +31,7 @@ rule anagrams:
         anagrams="build/{lexicon}/anagrams.txt",
         anagrams_trie="build/{lexicon}/anagrams.marisa",
         anagram_graph="build/{lexicon}/anagram-graph.npy",
+        record="build/work/{lexicon}/outputs/anagrams.json",
     params:
         code=code_hash("pipeline.anagrams"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
@@ -39,3 +42,4 @@ rule anagrams:
     shell:
         "{PYTHON} -m pipeline.anagrams --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --out build/{wildcards.lexicon} 2> {log}"
+        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"

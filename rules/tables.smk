@@ -9,6 +9,7 @@ rule tables:
     output:
         letters="build/{lexicon}/letters.parquet",
         stats="build/{lexicon}/stats.parquet",
+        record="build/work/{lexicon}/outputs/tables.json",
     params:
         code=code_hash("pipeline.tables"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
@@ -20,6 +21,7 @@ rule tables:
         "{PYTHON} -m pipeline.tables --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --sources {input.sources} --anagrams {input.anagrams}"
         " --out build/{wildcards.lexicon} 2> {log}"
+        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
 
 
 rule manifest:
@@ -37,8 +39,12 @@ rule manifest:
             "letters.parquet",
             "stats.parquet",
         ),
+        records=multiext(
+            "build/work/{lexicon}/outputs/", "words.json", "compile.json", "anagrams.json", "tables.json"
+        ),
     output:
-        "build/{lexicon}/manifest.json",
+        main="build/{lexicon}/manifest.json",
+        record="build/work/{lexicon}/outputs/manifest.json",
     params:
         code=code_hash("pipeline.manifest"),
     log:
@@ -47,4 +53,6 @@ rule manifest:
         "build/benchmarks/manifest/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.manifest --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --sources {input.sources} --out {output} {input.artifacts} 2> {log}"
+        " --sources {input.sources} --records {input.records} --out {output.main}"
+        " {input.artifacts} 2> {log}"
+        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"

@@ -18,7 +18,8 @@ rule validate:
         manifest="build/{lexicon}/manifest.json",
         cases=reference_files,
     output:
-        "build/{lexicon}/validation.json",
+        main="build/{lexicon}/validation.json",
+        record="build/work/{lexicon}/outputs/validate.json",
     params:
         code=code_hash("pipeline.validate"),
         reference=reference_dir,
@@ -28,4 +29,5 @@ rule validate:
         "build/benchmarks/validate/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.validate --lexicon build/{wildcards.lexicon}"
-        " --reference {params.reference} --out {output} 2> {log}"
+        " --reference {params.reference} --out {output.main} 2> {log}"
+        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"

@@ -8,6 +8,7 @@ rule words:
     output:
         words="build/work/{lexicon}/words.tsv",
         sources="build/work/{lexicon}/sources.json",
+        record="build/work/{lexicon}/outputs/words.json",
     params:
         code=code_hash("pipeline.words"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
@@ -18,3 +19,4 @@ rule words:
     shell:
         "{PYTHON} -m pipeline.words --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {output.words} --sources {output.sources} 2> {log}"
+        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"

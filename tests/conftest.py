@@ -7,15 +7,18 @@ from pathlib import Path
 import pytest
 from build_helpers import ROOT, snakemake
 
+import lexforge._nodecheck
 import lexforge._search
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Refuse to test a compiled search older than its source (edited without a rebuild)."""
-    source = ROOT / "lexforge" / "_search.pyx"
-    built = Path(lexforge._search.__file__)
-    if source.stat().st_mtime > built.stat().st_mtime:
-        pytest.exit(f"{built.name} is older than {source.name}: run pip install --no-deps -e .", 2)
+    """Refuse to test a compiled module older than its source (edited without a rebuild)."""
+    for module in (lexforge._search, lexforge._nodecheck):
+        built = Path(module.__file__)
+        source = ROOT / "lexforge" / f"{module.__name__.rpartition('.')[2]}.pyx"
+        if source.stat().st_mtime > built.stat().st_mtime:
+            rebuild = "run pip install --no-deps -e ."
+            pytest.exit(f"{built.name} is older than {source.name}: {rebuild}", 2)
 
 
 @pytest.fixture(scope="session")

@@ -174,7 +174,8 @@ def test_batch_of_mixed_shapes_matches_single_solves(boards, threads):
 
 
 def test_batch_of_boards_over_64_cells_matches_single_solves():
-    """A path's used cells span several 64-bit words beyond 8×8."""
+    """Boards over 64 cells go to the depth-first search (the batch's per-path state grows with
+    the board); mixed with small ones, every board keeps its place."""
     lex = small_lexicon("fr")
     rng = random.Random(7)
     letters = "EEEAAISSNRTULOCDMP"

@@ -169,6 +169,26 @@ def test_verify_reports_a_corrupted_lexicon(build_dir, tmp_path):
         handle.write(b"Z")
     done = run("verify", "--lexicon", str(copy))
     assert done.returncode == 1 and "anagrams.txt" in done.stderr
+    assert "rerun step anagrams" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        '{"artifacts": [{"name": "/etc/hostname", "bytes": 1, "sha256": "0"}]}',
+        '{"artifacts": [{"name": "../en/words.txt", "bytes": 1, "sha256": "0"}]}',
+        '{"artifacts": [1, 2]}',
+        '{"artifacts": {"name": "words.txt"}}',
+        "[1, 2]",
+        "{bad",
+    ],
+)
+def test_verify_refuses_a_manifest_of_the_wrong_shape(build_dir, tmp_path, manifest):
+    copy = tmp_path / "en"
+    shutil.copytree(build_dir / "en", copy)
+    (copy / "manifest.json").write_text(manifest)
+    done = run("verify", "--lexicon", str(copy))
+    fails_in_one_line(done, "unreadable manifest")
 
 
 @pytest.mark.parametrize(

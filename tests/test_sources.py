@@ -80,6 +80,14 @@ def test_undefined_windows_1252_byte_is_an_error(tmp_path):
         list(read_freelang(path))
 
 
+def test_a_declared_8_bit_encoding_of_a_utf8_file_is_refused(tmp_path):
+    path = tmp_path / "list.txt"
+    path.write_text("café\nmaïs\n", encoding="utf-8")
+    with pytest.raises(UserError, match="declared iso-8859-1, but the file is UTF-8"):
+        list(read_dict(path, "iso-8859-1"))
+    assert list(read_dict(path)) == ["café", "maïs"]
+
+
 def test_encoding_override(tmp_path):
     path = tmp_path / "latin1.txt"
     path.write_bytes(b"caf\xe9\n")

@@ -260,3 +260,49 @@ def test_editing_a_module_reruns_exactly_the_steps_that_import_it(tmp_path):
     with open(code / "pipeline/tables.py", "a") as module:
         module.write("\n# an edit\n")
     assert _rules_with_changed_code(tree, snakefile) == {"tables"}
+
+
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [
+        ("sv/words.marisa", lambda path: path.write_bytes(path.read_bytes()[:100])),
+        ("sv/anagrams.txt", lambda path: path.unlink()),
+        ("sv/manifest.json", lambda path: path.write_text("garbage")),
+        ("sv/validation.json", lambda path: path.unlink()),
+        (
+            "sv/graph.npy",
+            lambda path: path.write_bytes(
+                path.read_bytes()[:200]
+                + bytes([path.read_bytes()[200] ^ 1])
+                + path.read_bytes()[201:]
+            ),
+        ),
+        ("work/sv/words.tsv", lambda path: path.write_text("garbage\t1\n")),
+    ],
+)
+def test_a_plain_rerun_repairs_damaged_or_missing_artifacts(swedish, tmp_path, name, damage):
+    """A changed, truncated or deleted artifact, or a garbage manifest, is rebuilt by a plain
+    ``snakemake`` — byte-identical to the original — and never certified as it was."""
+    tree = tmp_path / "tree"
+    shutil.copytree(swedish, tree)  # copy2 keeps modification times: the copy is up to date
+    original = {p.relative_to(tree): p.read_bytes() for p in (tree / "build/sv").iterdir()}
+    damage(tree / "build" / name)
+    done = snakemake(tree, "all")
+    assert f"build/{name}: " in done.stderr and "rebuilding" in done.stderr
+    rebuilt = {p.relative_to(tree): p.read_bytes() for p in (tree / "build/sv").iterdir()}
+    assert rebuilt == original
+    assert "Nothing to be done" in snakemake(tree, "-n", "all").stdout
+
+
+def test_a_killed_jobs_temporary_file_does_not_survive_the_next_run(swedish, tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(swedish, tree)
+    dead_pid = subprocess.Popen(["true"])
+    dead_pid.wait()
+    leftover = tree / "build/sv" / f".words.txt.tmp{dead_pid.pid}"
+    leftover.write_bytes(b"half a file")
+    live = tree / "build/sv" / f".words.txt.tmp{os.getpid()}"  # a job still writing
+    live.write_bytes(b"in progress")
+    done = snakemake(tree, "all")
+    assert not leftover.exists() and live.exists()
+    assert "left by an interrupted job" in done.stderr

@@ -37,5 +37,26 @@ def read_lines(path: Path, encoding: str) -> list[str]:
         ) from None
     except LookupError:
         raise UserError(f"{path}: unknown encoding '{encoding}'") from None
+    if _is_single_byte(encoding) and not data.isascii() and _is_utf8(data):
+        raise UserError(
+            f"{path}: declared {encoding}, but the file is UTF-8 (its accented letters would be "
+            "read as two characters each); remove the source's 'encoding'"
+        )
     text = text.removeprefix("\ufeff")
     return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def _is_single_byte(encoding: str) -> bool:
+    """Whether (nearly) every byte decodes to a character of its own (ISO-8859-*, Windows-125*)."""
+    try:
+        return len(bytes(range(256)).decode(encoding, errors="ignore")) > 200
+    except LookupError:
+        return False
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -1,0 +1,113 @@
+"""What each build job produced, recorded, so that a damaged or missing artifact is rebuilt.
+
+Every rule ends by recording its outputs (``python -m pipeline.outputs record RECORD FILE…``):
+size, modification time and sha256 of each, in ``build/work/<lexicon>/outputs/<rule>.json``, itself
+an output of the rule. Before Snakemake plans anything, ``stale_records`` compares every record with
+the files: a file that is missing, or whose contents changed (its size or time differ and so does
+its hash), makes the record stale. ``forget`` then deletes the record and the lexicon's
+certificates (``manifest.json``, ``validation.json``): Snakemake must rebuild those, which needs
+the record, so it reruns the job that damaged file came from, and everything after it. (Deleting
+the record alone is not enough: Snakemake does not rerun a job for a missing intermediate file
+while the final targets are up to date.) The manifest step certifies only files whose hash their
+producers recorded (``recorded_hashes``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from lexforge.atomic import atomic_open
+from lexforge.errors import UserError, report_user_errors
+from lexforge.verify import sha256_file
+
+
+def record(record_path: Path, files: list[Path]) -> None:
+    """Write the record of ``files`` (all but the record itself)."""
+    entries = {}
+    for path in sorted(set(files) - {record_path}):
+        stat = path.stat()
+        entries[str(path)] = {
+            "bytes": stat.st_size,
+            "mtime_ns": stat.st_mtime_ns,
+            "sha256": sha256_file(path),
+        }
+    with atomic_open(record_path) as out:
+        json.dump(entries, out, indent=1, sort_keys=True)
+        out.write("\n")
+
+
+def _problems(record_path: Path) -> Iterator[str]:
+    """What no longer matches in one record (nothing if it all does)."""
+    try:
+        entries = json.loads(record_path.read_text(encoding="utf-8"))
+        items = [
+            (Path(name), e["bytes"], e["mtime_ns"], e["sha256"]) for name, e in entries.items()
+        ]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        yield f"{record_path}: unreadable record"
+        return
+    for path, size, mtime_ns, sha256 in items:
+        try:
+            stat = path.stat()
+        except OSError:
+            yield f"{path}: missing"
+            continue
+        if (stat.st_size, stat.st_mtime_ns) == (size, mtime_ns):
+            continue
+        if stat.st_size != size or sha256_file(path) != sha256:
+            yield f"{path}: changed since it was built"
+
+
+def stale_records(work_dir: Path) -> dict[Path, str]:
+    """Each record under ``work_dir/*/outputs/`` whose files no longer match, with the first
+    problem found."""
+    stale = {}
+    for record_path in sorted(work_dir.glob("*/outputs/*.json")):
+        problem = next(_problems(record_path), None)
+        if problem is not None:
+            stale[record_path] = problem
+    return stale
+
+
+#: What certifies a lexicon: rebuilt whenever any of its files is.
+CERTIFICATES = ("manifest.json", "validation.json")
+
+
+def forget(record_path: Path, build_dir: Path = Path("build")) -> None:
+    """Delete a stale record and its lexicon's certificates (with their own records)."""
+    lexicon = record_path.parent.parent.name
+    record_path.unlink(missing_ok=True)
+    for name in CERTIFICATES:
+        (build_dir / lexicon / name).unlink(missing_ok=True)
+    for rule in ("manifest", "validate"):
+        (record_path.parent / f"{rule}.json").unlink(missing_ok=True)
+
+
+def recorded_hashes(records: list[Path]) -> dict[str, str]:
+    """File name → sha256 as its producing jobs recorded them."""
+    hashes: dict[str, str] = {}
+    for record_path in records:
+        try:
+            entries = json.loads(record_path.read_text(encoding="utf-8"))
+            hashes.update({name: entry["sha256"] for name, entry in entries.items()})
+        except (OSError, ValueError, TypeError, KeyError, AttributeError) as error:
+            raise UserError(f"{record_path}: unreadable output record ({error})") from None
+    return hashes
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Record a job's outputs (see module docstring).")
+    parser.add_argument("action", choices=["record"])
+    parser.add_argument("record", type=Path)
+    parser.add_argument("files", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    record(args.record, args.files)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(report_user_errors(main))
