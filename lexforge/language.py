@@ -151,6 +151,7 @@ class Language:
     bingo_bonus: int = 50
     ruzzle_values: dict[str, int] = field(default_factory=dict)
     dice: dict[str, list[list[str]]] = field(default_factory=dict)
+    classify: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Language:
@@ -175,6 +176,7 @@ class Language:
             bingo_bonus=scrabble.get("bingo_bonus", 50),
             ruzzle_values=dict((data.get("ruzzle") or {}).get("values") or {}),
             dice={name: [die.split() for die in spec["dice"]] for name, spec in dice_sets.items()},
+            classify=dict(data.get("classify") or {}),
         )
 
     @classmethod

@@ -4,19 +4,23 @@ Per language, in order: reject entries with an apostrophe, hyphen, space, dot or
 configurable per lexicon: when not rejected, the character is dropped); in a case-sensitive source,
 reject abbreviations (all capitals) and, where the language marks them so, proper nouns
 (capitalised); then fold (NFKD, marks dropped, full uppercasing, letters NFKD leaves whole) and
-keep the word only if every letter is in the alphabet and its length is within bounds.
+keep the word only if every letter is in the alphabet and its length is within bounds; last, the
+language's shape rules (``lexforge.classify``: no vowel, Roman numeral, unit symbol). The first few
+rejected entries of each reason, in sorted order, are kept as examples.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 import string
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from lexforge.classify import Classifier
 from lexforge.language import Language
-from lexforge.reasons import CHARACTER_REASONS, DEFAULT_REJECT
+from lexforge.reasons import CHARACTER_REASONS, DEFAULT_REJECT, EXAMPLES
 from lexforge.text import fold_word
 
 
@@ -27,7 +31,9 @@ class Normalizer:
     language: Language
     case_sensitive: bool = True
     reject: dict[str, bool] = field(default_factory=lambda: dict(DEFAULT_REJECT))
+    classify: bool = True
     rejected: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
     read: int = 0
 
     def __post_init__(self) -> None:
@@ -36,6 +42,7 @@ class Normalizer:
             f"[{alphabet}]{{{self.language.min_length},{self.language.max_length}}}"
         )
         self._letters = frozenset(self.language.alphabet)
+        self._classifier = Classifier.for_language(self.language) if self.classify else None
         self._classes = [
             (reason, re.compile(f"[{re.escape(chars)}]"))
             for reason, chars in CHARACTER_REASONS.items()
@@ -54,6 +61,7 @@ class Normalizer:
         case_sensitive = self.case_sensitive
         shortest, longest = self.language.min_length, self.language.max_length
         ascii_ok = self._letters.issuperset(string.ascii_uppercase)
+        classifier = self._classifier
         read = 0
         for entry in entries:
             read += 1
@@ -64,7 +72,12 @@ class Normalizer:
                 and entry.isalpha()
                 and not (case_sensitive and entry[0].isupper())
             ):
-                yield entry.upper()
+                word = entry.upper()
+                reason = classifier.reason(word) if classifier else None
+                if reason is None:
+                    yield word
+                else:
+                    self._reject(reason, entry)
                 continue
             word = self(entry)
             if word is not None:
@@ -86,8 +99,16 @@ class Normalizer:
         reason = self._reason(entry)
         if reason is None:
             return self._folded
-        self.rejected[reason] += 1
+        self._reject(reason, entry)
         return None
+
+    def _reject(self, reason: str, entry: str) -> None:
+        """Count a rejection; keep ``entry`` if it is among the first examples in sorted order."""
+        self.rejected[reason] += 1
+        examples = self.examples.setdefault(reason, [])
+        if (len(examples) < EXAMPLES or entry < examples[-1]) and entry not in examples:
+            bisect.insort(examples, entry)
+            del examples[EXAMPLES:]
 
     def _reason(self, entry: str) -> str | None:
         if not entry.isalpha():
@@ -104,6 +125,10 @@ class Normalizer:
                 return "proper-noun"
         word = fold_word(entry, self.language)
         if self._word_re.fullmatch(word):
+            if self._classifier is not None:
+                reason = self._classifier.reason(word)
+                if reason is not None:
+                    return reason
             self._folded = word
             return None
         if not self._letters.issuperset(word):

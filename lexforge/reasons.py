@@ -12,5 +12,19 @@ CHARACTER_REASONS: dict[str, str] = {
     "digit": "0123456789",
 }
 CASE_REASONS = ("proper_nouns", "abbreviations")
-REASONS = (*CHARACTER_REASONS, "abbreviation", "proper-noun", "alphabet", "too-short", "too-long")
+#: Shape rules of the language's ``classify`` block (lexforge.classify), checked after folding.
+CLASSIFY_REASONS = ("no-vowel", "roman-numeral", "unit")
+REASONS = (
+    *CHARACTER_REASONS,
+    "abbreviation",
+    "proper-noun",
+    "alphabet",
+    "too-short",
+    "too-long",
+    *CLASSIFY_REASONS,
+)
+#: Why composing a lexicon's sources removes a word a source holds (pipeline.words).
+REMOVAL_REASONS = ("too-few-sources", "unconfirmed", "not-in-list", "denied")
+#: How many rejected entries of each reason a source's statistics show (the first, sorted).
+EXAMPLES = 5
 DEFAULT_REJECT = {**dict.fromkeys(CHARACTER_REASONS, True), **dict.fromkeys(CASE_REASONS, True)}

@@ -28,17 +28,24 @@ from lexforge.sources import CASE_SENSITIVE
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "config" / "schema" / "config.schema.yaml"
 
 
+#: Source roles (config/schema/config.schema.yaml says what each does; pipeline.words does it).
+ROLES = ("add", "trusted", "confirm", "exact", "deny")
+
+
 @dataclass(frozen=True)
 class Source:
     format: str
     path: Path
     encoding: str | None
     case_sensitive: bool
+    role: str = "add"
+    name: str | None = None
 
     @property
     def id(self) -> str:
-        """A short stable name for stats and manifests: ``<format>:<file name>``."""
-        return f"{self.format}:{self.path.name}"
+        """A short stable name for stats and manifests: its ``name``, else
+        ``<format>:<file name>``."""
+        return self.name or f"{self.format}:{self.path.name}"
 
     def files(self) -> list[Path]:
         """Every raw file this source reads (an aspell dictionary spans its directory)."""
@@ -61,6 +68,7 @@ class LexiconSpec:
     sources: tuple[Source, ...]
     reject: dict[str, bool]
     reference_dir: Path
+    min_sources: int = 1
 
 
 @dataclass(frozen=True)
@@ -150,9 +158,12 @@ def _lexicon(
             path=Path(s["path"]),
             encoding=s.get("encoding"),
             case_sensitive=s.get("case_sensitive", CASE_SENSITIVE[s["format"]]),
+            role=s.get("role", "add"),
+            name=s.get("name"),
         )
         for s in spec["sources"]
     )
+    _check_composition(name, sources, spec.get("min_sources", 1), config_path)
     if check_files:
         for source in sources:
             if not source.path.is_file():
@@ -167,7 +178,27 @@ def _lexicon(
         sources=sources,
         reject={**DEFAULT_REJECT, **spec.get("reject", {})},
         reference_dir=Path(spec.get("reference", f"raw/{spec['language']}/reference")),
+        min_sources=spec.get("min_sources", 1),
     )
+
+
+def _check_composition(
+    name: str, sources: tuple[Source, ...], min_sources: int, config_path: Path
+) -> None:
+    """What the schema cannot say: unique source names, a source that adds words, a reachable
+    ``min_sources``."""
+    where = f"{config_path}: lexicons/{name}"
+    ids = [source.id for source in sources]
+    for index, source_id in enumerate(ids):
+        if source_id in ids[:index]:
+            raise UserError(f"{where}: two sources are named '{source_id}'; give one a name")
+    if not any(source.role in ("add", "trusted", "exact") for source in sources):
+        raise UserError(f"{where}: no source adds words (roles add, trusted or exact)")
+    counting = sum(source.role in ("add", "trusted", "confirm") for source in sources)
+    if min_sources > counting:
+        raise UserError(
+            f"{where}: min_sources is {min_sources} but only {counting} sources can hold a word"
+        )
 
 
 def language_json(spec: LexiconSpec) -> str:

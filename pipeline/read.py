@@ -1,6 +1,6 @@
 """Inspect a raw source: print its entries, one per line, UTF-8, before normalization.
 
-    python -m pipeline.read --format {dict,ods,freelang,aspell} PATH [--encoding ENC]
+    python -m pipeline.read --format {dict,ods,freelang,aspell,curation} PATH [--encoding ENC]
 
 For aspell, every expanded form is printed (as ``aspell dump master | aspell expand`` would).
 """

@@ -1,7 +1,10 @@
 """Step ``tables``: letter table and tidy statistics of one lexicon, as parquet.
 
-``letters.parquet``: one row per alphabet letter — occurrences, frequency, words containing it,
-word-initial count, Scrabble tiles and value, Ruzzle value (null where the language has none).
+``letters.parquet``: one row per alphabet letter, then one per Scrabble tile of the language
+outside the lexicon's alphabet (a letter the lexicon folds, such as Ä in ``de``, or a two-letter
+tile such as Spanish CH: never a letter of its words, so its counts are 0) — occurrences,
+frequency, words containing it, word-initial count, whether it is in the alphabet, Scrabble tiles
+and value, Ruzzle value (null where the language has none).
 
 ``stats.parquet``: one row per observation, a column per dimension (``STATS_SCHEMA``; null where
 a dimension does not apply), the count in ``value``. Metrics: ``word_length``,
@@ -49,11 +52,12 @@ STATS_SCHEMA = pa.schema(
 
 
 def letter_table(lexicon: str, words: pd.Series, language: Language) -> pa.Table:
-    letters = list(language.alphabet)
+    alphabet = list(language.alphabet)
+    letters = alphabet + [tile for tile in language.tile_counts if tile not in alphabet]
     occurrences = letter_counts("".join(words.tolist()))
     initial = words.str[0].value_counts()
-    total = sum(occurrences.get(c, 0) for c in letters)
-    counts = [occurrences.get(c, 0) for c in letters]
+    total = sum(occurrences.get(c, 0) for c in alphabet)
+    counts = [occurrences.get(c, 0) if c in alphabet else 0 for c in letters]
     return pa.table(
         {
             "lexicon": pa.array([lexicon] * len(letters), pa.string()),
@@ -61,9 +65,16 @@ def letter_table(lexicon: str, words: pd.Series, language: Language) -> pa.Table
             "occurrences": pa.array(counts, pa.int64()),
             "frequency": pa.array([count / total for count in counts], pa.float64()),
             "words_containing": pa.array(
-                [int(words.str.contains(c, regex=False).sum()) for c in letters], pa.int64()
+                [
+                    int(words.str.contains(c, regex=False).sum()) if c in alphabet else 0
+                    for c in letters
+                ],
+                pa.int64(),
             ),
-            "word_initial": pa.array([int(initial.get(c, 0)) for c in letters], pa.int64()),
+            "word_initial": pa.array(
+                [int(initial.get(c, 0)) if c in alphabet else 0 for c in letters], pa.int64()
+            ),
+            "in_alphabet": pa.array([c in alphabet for c in letters], pa.bool_()),
             "scrabble_tiles": pa.array([language.tile_counts.get(c) for c in letters], pa.int32()),
             "scrabble_value": pa.array([language.tile_values.get(c) for c in letters], pa.int32()),
             "ruzzle_value": pa.array([language.ruzzle_values.get(c) for c in letters], pa.int32()),

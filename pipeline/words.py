@@ -1,8 +1,14 @@
 """Step ``words``: read every source of a lexicon, normalize, merge.
 
+The sources combine by their roles (``pipeline.config.ROLES``): the words of ``trusted`` sources,
+and those of ``add`` sources held by at least ``min_sources`` sources and, when the lexicon has
+``confirm`` sources, by one of them; then each ``exact`` source decides the words of the lengths
+it holds, and ``deny`` sources remove theirs.
+
 Writes ``words.tsv`` (``WORD<TAB>sources-bitmask``, sorted by code point; bit i = i-th source
 of the lexicon) and ``sources.json`` (per source: files and hashes, entries read, words kept,
-rejections by reason).
+rejections at normalization by reason, words the composition removed by reason, and the first
+few rejected entries or removed words of each reason in sorted order).
 
     python -m pipeline.words --config config/config.yaml --lexicon fr \
         --words build/work/fr/words.tsv --sources build/work/fr/sources.json
@@ -10,6 +16,7 @@ rejections by reason).
 
 from __future__ import annotations
 
+import heapq
 import json
 import logging
 import sys
@@ -19,10 +26,10 @@ from pathlib import Path
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.normalize import Normalizer
-from lexforge.reasons import REASONS
+from lexforge.reasons import EXAMPLES, REASONS, REMOVAL_REASONS
 from lexforge.sources.read import read_entries
 from lexforge.verify import sha256_file
-from pipeline.config import LexiconSpec
+from pipeline.config import LexiconSpec, Source
 from pipeline.step import lexicon_spec, step_parser
 
 log = logging.getLogger("pipeline.words")
@@ -33,7 +40,9 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
     per_source: list[set[str]] = []
     stats = []
     for source in spec.sources:
-        normalizer = Normalizer(spec.language, source.case_sensitive, spec.reject)
+        normalizer = Normalizer(
+            spec.language, source.case_sensitive, spec.reject, classify=source.role != "deny"
+        )
         pruned: Counter[frozenset[str]] = Counter()
         entries = read_entries(
             source.format, source.path, source.encoding, normalizer.reject_chars(), pruned
@@ -42,6 +51,7 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
         normalizer.count_pruned(pruned)
         per_source.append(unique)
         read = normalizer.read
+        examples = normalizer.examples
         kept = read - sum(normalizer.rejected.values())
         log.info(
             "%s: %d entries read, %d kept, %d distinct words", source.path, read, kept, len(unique)
@@ -49,6 +59,7 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
         stats.append(
             {
                 "id": source.id,
+                "role": source.role,
                 "format": source.format,
                 "path": str(source.path),
                 "files": {str(p): sha256_file(p) for p in source.files()},
@@ -56,9 +67,16 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
                 "kept": kept,
                 "words": len(unique),
                 "rejected": {reason: normalizer.rejected.get(reason, 0) for reason in REASONS},
+                "examples": {r: examples[r] for r in REASONS if r in examples},
             }
         )
-    words = sorted(set().union(*per_source))
+    kept, removed = compose(spec.sources, per_source, spec.min_sources)
+    for source_stats, removals in zip(stats, removed, strict=True):
+        source_stats["removed"] = {r: len(removals.get(r, ())) for r in REMOVAL_REASONS}
+        for reason, gone in sorted(removals.items()):
+            if gone:
+                source_stats["examples"][reason] = heapq.nsmallest(EXAMPLES, gone)
+    words = sorted(kept)
     if not words:
         raise UserError(f"lexicon '{spec.name}': no word survives normalization; check its sources")
     masks = [0] * len(words)
@@ -68,6 +86,51 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
             mask | bit if word in unique else mask for word, mask in zip(words, masks, strict=True)
         ]
     return words, masks, stats
+
+
+def compose(
+    sources: tuple[Source, ...], per_source: list[set[str]], min_sources: int
+) -> tuple[set[str], list[dict[str, set[str]]]]:
+    """The lexicon's words from each source's words, by role; and, per source, the words of it
+    the composition removed, by reason (for a deny source: the words it removed)."""
+    roles = [source.role for source in sources]
+
+    def union(*wanted: str) -> set[str]:
+        return set().union(*(w for w, r in zip(per_source, roles, strict=True) if r in wanted))
+
+    trusted = union("trusted")
+    candidates = union("add") - trusted
+    few: set[str] = set()
+    if min_sources > 1:
+        counts: Counter[str] = Counter()
+        for words, role in zip(per_source, roles, strict=True):
+            if role in ("add", "trusted", "confirm"):
+                counts.update(words & candidates)
+        few = {word for word in candidates if counts[word] < min_sources}
+    unconfirmed = candidates - few - union("confirm") if "confirm" in roles else set()
+    kept = trusted | (candidates - few - unconfirmed)
+    not_in_list: set[str] = set()
+    for words, role in zip(per_source, roles, strict=True):
+        if role == "exact":
+            lengths = {len(word) for word in words}
+            outside = {word for word in kept if len(word) in lengths} - words
+            not_in_list |= outside
+            kept = (kept - outside) | words
+    denied = kept & union("deny")
+    kept -= denied
+    by_reason = {
+        "too-few-sources": few,
+        "unconfirmed": unconfirmed,
+        "not-in-list": not_in_list,
+        "denied": denied,
+    }
+    removed = []
+    for words, role in zip(per_source, roles, strict=True):
+        if role == "deny":
+            removed.append({"denied": words & denied})
+        else:
+            removed.append({reason: (words & gone) - kept for reason, gone in by_reason.items()})
+    return kept, removed
 
 
 def write_words_tsv(words: list[str], masks: list[int], path: Path) -> None:

@@ -39,6 +39,8 @@ def test_words_that_look_like_missing_values_stay_words(tmp_path):
     assert letters["N"]["occurrences"] == 6 and letters["N"]["words_containing"] == 4
     assert letters["N"]["word_initial"] == 4 and letters["T"]["word_initial"] == 1
     assert letters["A"]["scrabble_value"] == Language.load("en").tile_values["A"]
+    assert all(row["in_alphabet"] for row in letters.values()) and len(letters) == 26
+
     stats = pq.read_table(tmp_path / "stats.parquet").to_pylist()
     lengths = {r["length"]: r["value"] for r in stats if r["metric"] == "word_length"}
     assert lengths == {2: 1, 3: 1, 4: 3}
@@ -90,3 +92,22 @@ def test_sources_combined_and_examples(tmp_path):
         ("aspell:b.multi", "alphabet", "ab·c", 1),
     ]
     assert all(r["example"] is None for r in rows if r["metric"] != "example")
+
+
+def test_letters_list_every_tile_of_the_language(tmp_path):
+    """German Scrabble has Ä Ö Ü tiles the default lexicon folds: listed, with zero counts."""
+    (tmp_path / "words.tsv").write_text("AEPFEL\t1\nUBER\t1\n")
+    (tmp_path / "anagrams.txt").write_text("AEEFLP=AEPFEL\nBERU=UBER\n")
+    (tmp_path / "sources.json").write_text(
+        '[{"id": "dict:x", "read": 2, "kept": 2, "words": 2, "rejected": {}}]'
+    )
+    args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "de", "--out"]
+    args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]
+    args += [str(tmp_path / "sources.json"), "--anagrams", str(tmp_path / "anagrams.txt")]
+    assert main(args) == 0
+    rows = pq.read_table(tmp_path / "letters.parquet").to_pylist()
+    tiles = Language.load("de").tile_counts
+    assert {row["letter"] for row in rows} == set(tiles) | set("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    umlaut = next(row for row in rows if row["letter"] == "Ü")
+    assert umlaut["in_alphabet"] is False and umlaut["occurrences"] == 0
+    assert (umlaut["scrabble_tiles"], umlaut["scrabble_value"]) == (1, 6)

@@ -148,6 +148,49 @@ def test_bad_config_is_one_line(tmp_path, edit, message):
     assert not (tree / "build").exists()
 
 
+def test_sources_combine_by_role_through_the_config(tmp_path):
+    """A lexicon of the fixture language combining its two lists by role, through Snakemake
+    (schema, config resolution, the words step): expected words worked out by hand."""
+    tree = copy_newlang(tmp_path / "tree")
+    curation = tree / "raw/sv/curation"
+    curation.mkdir()
+    (curation / "allow.txt").write_text("# Source: test\nSKÅL\tin the ODS-style list\n")
+    (curation / "two-letter.txt").write_text("# Source: test\nÅT\n")
+    (curation / "deny.txt").write_text("# Source: test\nÄTA\tdenied for the test\n")
+    config = tree / "config/config.yaml"
+    config.write_text(
+        config.read_text(encoding="utf-8")
+        + """  sv-mix:
+    language: sv
+    min_sources: 2
+    sources:
+      - {format: dict, path: raw/sv/dict/swedish-sample, encoding: iso-8859-1}
+      - {format: ods, path: raw/sv/ods/svenska-ord.txt}
+      - {format: curation, path: raw/sv/curation/allow.txt, name: allow, role: trusted}
+      - {format: curation, path: raw/sv/curation/two-letter.txt, name: two, role: exact}
+      - {format: curation, path: raw/sv/curation/deny.txt, name: deny, role: deny}
+""",
+        encoding="utf-8",
+    )
+    snakemake(tree, "build/work/sv-mix/words.tsv")
+    rows = (tree / "build/work/sv-mix/words.tsv").read_text(encoding="utf-8").splitlines()
+    # ÄTA is the only word of both lists (min_sources: 2), then denied; SKÅL is trusted; ÅT
+    # comes from the exact two-letter list (EL, ÖL are in one list only).
+    assert rows == ["SKÅL\t6", "ÅT\t8"]
+    stats = {s["id"]: s for s in json.loads((tree / "build/work/sv-mix/sources.json").read_text())}
+    ods = stats["ods:svenska-ord.txt"]
+    assert ods["role"] == "add"
+    assert ods["removed"] == {
+        "too-few-sources": 8,  # 10 words, less ÄTA (in both lists) and SKÅL (trusted)
+        "unconfirmed": 0,
+        "not-in-list": 0,
+        "denied": 1,
+    }
+    assert ods["examples"]["denied"] == ["ÄTA"]
+    assert ods["examples"]["too-few-sources"] == ["BÅT", "HÄST", "KÖTT", "SMÖRGÅS", "TÅG"]
+    assert stats["deny"]["removed"]["denied"] == 1
+
+
 def test_bad_raw_file_fails_cleanly_without_partial_artifacts(tmp_path):
     tree = copy_newlang(tmp_path / "tree")
     (tree / "raw/sv/dict/swedish-sample").write_bytes(b"\x00\x01\x02binary")

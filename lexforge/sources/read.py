@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from lexforge.sources.aspell import read_aspell
+from lexforge.sources.curation import read_curation
 from lexforge.sources.dict import read_dict
 from lexforge.sources.freelang import read_freelang
 from lexforge.sources.ods import read_ods
@@ -30,6 +31,7 @@ def read_entries(
         "dict": read_dict,
         "ods": read_ods,
         "freelang": read_freelang,
+        "curation": read_curation,
     }
     reader = readers[fmt]
     return reader(path, encoding) if encoding else reader(path)

@@ -1,0 +1,75 @@
+"""Which folded words are not game words by their shape: abbreviations, unit symbols, numerals.
+
+The rules are generic (a unit symbol with an SI prefix, a Roman numeral, a word with no vowel);
+what a language accepts despite them (vowel-less interjections such as English HMM, words shaped
+like Roman numerals such as MIX) is data: the language file's ``classify`` block.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lexforge.language import Language
+
+ROMAN_NUMERAL = re.compile(r"M{0,4}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
+ROMAN_LETTERS = frozenset("IVXLCDM")
+
+#: The SI prefixes dictionaries use with units (BIPM SI Brochure, 9th ed., table 7); µ is not a
+#: Latin letter (an entry holding it fails the alphabet) and deca (da) makes words (DAM, DAS).
+SI_PREFIXES = ("p", "n", "m", "c", "d", "h", "k", "M", "G", "T")
+#: Unit symbols dictionaries list with those prefixes (SI tables 2 and 4, the accepted litre,
+#: tonne and electronvolt, and bar, calorie, byte and bit). Only prefixed forms count as units:
+#: a bare BAR, MOL or PA is a word in several languages.
+UNIT_SYMBOLS = ("m", "g", "s", "K", "mol", "Hz", "N", "Pa", "J", "W", "Wh", "C", "V", "F", "Ω",
+                "T", "H", "L", "l", "t", "eV", "bar", "cal", "B", "b", "bit")  # fmt: skip
+
+
+def unit_symbols() -> frozenset[str]:
+    """Every prefixed unit symbol, uppercased (Ω spelt OHM)."""
+    return frozenset((p + u).replace("Ω", "OHM").upper() for p in SI_PREFIXES for u in UNIT_SYMBOLS)
+
+
+UNITS = unit_symbols()
+
+
+@dataclass(frozen=True)
+class Classifier:
+    """Rejects folded words that a language's ``classify`` rules mark as non-words."""
+
+    vowels: frozenset[str]
+    vowelless: re.Pattern[str] | None
+    roman_numerals: bool
+    units: bool
+    exceptions: frozenset[str]
+
+    @classmethod
+    def for_language(cls, language: Language) -> Classifier | None:
+        """The language's classifier, or None when its file has no ``classify`` rules."""
+        rules = language.classify
+        if not rules:
+            return None
+        pattern = rules.get("vowelless")
+        return cls(
+            vowels=frozenset(rules.get("vowels", "")),
+            vowelless=re.compile(pattern) if pattern else None,
+            roman_numerals=rules.get("roman_numerals", False),
+            units=rules.get("units", False),
+            exceptions=frozenset(rules.get("exceptions", ())),
+        )
+
+    def reason(self, word: str) -> str | None:
+        """Why ``word`` (folded, uppercase) is not a game word, or None."""
+        if word in self.exceptions:
+            return None
+        if self.units and word in UNITS:
+            return "unit"
+        if self.roman_numerals and ROMAN_LETTERS.issuperset(word) and ROMAN_NUMERAL.fullmatch(word):
+            return "roman-numeral"
+        if (
+            self.vowels
+            and self.vowels.isdisjoint(word)
+            and (self.vowelless is None or not self.vowelless.fullmatch(word))
+        ):
+            return "no-vowel"
+        return None
