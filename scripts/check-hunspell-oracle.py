@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Check lexforge's pure-Python hunspell reader against the real hunspell and unmunch binaries.
+
+    nice .venv/bin/python scripts/check-hunspell-oracle.py [--lang en fr ...] [--raw DIR]
+
+For each shipped dictionary (``raw/<lang>/hunspell/*.dic``):
+
+* the reader's forms (as a set) are fed to ``hunspell -d <dic> -G`` (one per line; ``-G`` prints
+  the words it accepts): every form must come back. A form the tokenizer of ``hunspell`` splits
+  (a character that is not a word character for that dictionary, e.g. ``-`` in English) comes
+  back as its parts; such forms are counted apart and their parts must all be accepted;
+* ``unmunch <dic> <aff>`` (hunspell-tools) expands the same dictionary its own way; the two sets
+  are compared, and the forms only one side makes are fed to ``hunspell -G`` as well: what only
+  unmunch makes and hunspell rejects is unmunch's mistake, what only unmunch makes and hunspell
+  accepts would be a form the reader misses (it is listed, with samples).
+
+Prints one summary line per language (the README quotes them). Exit status: 0 if every form of
+the reader is accepted, 1 otherwise, 2 if a binary is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from lexforge.errors import report_user_errors
+from lexforge.sources.hunspell import _parse_affixes, read_hunspell_forms
+
+REPO = Path(__file__).resolve().parent.parent
+SHOWN = 5
+ENV = {**os.environ, "LC_ALL": "C"}
+
+
+def hunspell_accepts(dic: Path, words: set[str]) -> set[str]:
+    """The words ``hunspell -G`` prints back whole (input and output in UTF-8)."""
+    result = subprocess.run(
+        ["hunspell", "-i", "UTF-8", "-d", str(dic.with_suffix("")), "-G"],
+        input="".join(f"{word}\n" for word in sorted(words)).encode("utf-8"),
+        capture_output=True,
+        env=ENV,
+        check=True,
+    )
+    return set(result.stdout.decode("utf-8", "replace").splitlines()) & words
+
+
+def hunspell_tokens(dic: Path, words: set[str]) -> set[str]:
+    """Every token ``hunspell -G`` prints for `words` (the accepted parts of split words)."""
+    result = subprocess.run(
+        ["hunspell", "-i", "UTF-8", "-d", str(dic.with_suffix("")), "-G"],
+        input="".join(f"{word}\n" for word in sorted(words)).encode("utf-8"),
+        capture_output=True,
+        env=ENV,
+        check=True,
+    )
+    return set(result.stdout.decode("utf-8", "replace").splitlines())
+
+
+def unmunch_forms(dic: Path, encoding: str) -> set[str]:
+    """What ``unmunch`` prints for the dictionary, decoded with the dictionary's encoding."""
+    result = subprocess.run(
+        ["unmunch", str(dic), str(dic.with_suffix(".aff"))],
+        capture_output=True,
+        env=ENV,
+        check=True,
+    )
+    return set(result.stdout.decode(encoding, "replace").splitlines())
+
+
+def sample(words: set[str]) -> str:
+    """A few of `words`, sorted, for a report line."""
+    return " ".join(sorted(words)[:SHOWN])
+
+
+def check(lang: str, dic: Path) -> bool:
+    """Compare one dictionary; print its summary; return whether every form is accepted."""
+    start = time.perf_counter()
+    count = 0
+    forms: set[str] = set()
+    for form, _ in read_hunspell_forms(dic):
+        count += 1
+        forms.add(form)
+    seconds = time.perf_counter() - start
+    print(f"{lang} {dic.name}: {count:,} forms ({len(forms):,} distinct) in {seconds:.1f} s")
+    accepted = hunspell_accepts(dic, forms)
+    rejected = forms - accepted
+    split = {form for form in rejected if re.search(r"[\s\-‐/]", form)}
+    tokens = hunspell_tokens(dic, split) if split else set()
+    parts_ok = {f for f in split if all(p in tokens for p in re.split(r"[\s\-‐/]+", f) if p)}
+    rejected -= parts_ok
+    print(
+        f"  hunspell -G: {len(accepted):,} accepted whole, {len(parts_ok):,} split by its "
+        f"tokenizer with every part accepted, {len(rejected):,} rejected"
+        + (f" (e.g. {sample(rejected)})" if rejected else "")
+    )
+    encoding = _parse_affixes(dic.with_suffix(".aff")).encoding
+    unmunched = unmunch_forms(dic, encoding)
+    only_reader = forms - unmunched
+    only_unmunch = unmunched - forms
+    if not only_reader and not only_unmunch:
+        print(f"  unmunch: equal ({len(unmunched):,} forms)")
+        return not rejected
+    unmunch_accepted = hunspell_accepts(dic, only_unmunch)
+    print(
+        f"  unmunch: {len(unmunched):,} forms; {len(only_reader):,} only from the reader"
+        + (f" (e.g. {sample(only_reader)})" if only_reader else "")
+        + f"; {len(only_unmunch):,} only from unmunch, of which hunspell rejects "
+        f"{len(only_unmunch) - len(unmunch_accepted):,}"
+        + (f" (e.g. {sample(only_unmunch - unmunch_accepted)})" if only_unmunch else "")
+        + f" and accepts {len(unmunch_accepted):,}"
+        + (f" (e.g. {sample(unmunch_accepted)})" if unmunch_accepted else "")
+    )
+    return not rejected
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--raw", type=Path, default=REPO / "raw", help="raw data directory")
+    parser.add_argument("--lang", nargs="+", help="languages (default: every raw/<lang>/hunspell)")
+    args = parser.parse_args()
+    missing = [tool for tool in ("hunspell", "unmunch") if shutil.which(tool) is None]
+    if missing:
+        print(f"not installed: {' '.join(missing)} (apt-get install hunspell hunspell-tools)")
+        return 2
+    dictionaries = sorted(args.raw.glob("*/hunspell/*.dic"))
+    if args.lang:
+        dictionaries = [dic for dic in dictionaries if dic.parent.parent.name in args.lang]
+    failures = [dic for dic in dictionaries if not check(dic.parent.parent.name, dic)]
+    print("every form accepted" if not failures else f"REJECTED FORMS in {len(failures)}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(report_user_errors(main))
