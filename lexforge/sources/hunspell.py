@@ -57,6 +57,8 @@ def read_hunspell_forms(path: Path) -> Iterator[Form]:
     path = Path(path)
     if path.suffix != ".dic":
         raise UserError(f"{path}: not a hunspell dictionary (expected the .dic file)")
+    if not path.is_file():
+        raise UserError(f"{path}: no such word list")
     rules = _parse_affixes(path.with_suffix(".aff"))
     entries = _parse_words(path, rules)
     return _generate(entries, rules)
