@@ -208,8 +208,10 @@ def _read_lines(path: Path, what: str) -> list[bytes]:
         raise UserError(f"{path}: no such {what}") from None
     except OSError as error:
         raise UserError(f"{path}: cannot read ({error.strerror or error})") from None
-    data = data.removeprefix(b"\xef\xbb\xbf")
-    return [line.rstrip(b"\r") for line in data.split(b"\n")]
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()  # the newline that ends the last line
+    return [line.removesuffix(b"\r") for line in lines]
 
 
 def _codec(path: Path, name: str) -> str:
