@@ -228,6 +228,9 @@ def test_forms_iconv_changes_are_left_out(tmp_path):
     # hunspell turns ’ into ' before looking a word up: don’t and aß’s can never match;
     # ß is converted only at the start of a word.
     assert forms(dic) == {"can't", "aß"}
+    # Without an affix that adds ’, only the roots holding one are tested.
+    dic = write(tmp_path, "ICONV 1\nICONV ’ '\nSFX S Y 1\nSFX S 0 s .\n", "don’t/S", "can't/S")
+    assert forms(dic) == {"can't", "can'ts"}
 
 
 def test_set_encoding_decodes_both_files(tmp_path):

@@ -614,15 +614,25 @@ def _may_apply(entry: _Affix, edge: str) -> bool:
 
 def _generate(entries: list[_Entry], rules: _Rules) -> Iterator[Form]:
     """The forms of every entry, in word list order, minus the spellings hunspell never matches:
-    those whose first word list entry is forbidden, and those ICONV would change."""
+    those whose first word list entry is forbidden, and those ICONV would change.
+
+    A form holds an ICONV pattern only if it holds the pattern's last character, which comes from
+    the root or an affix: only the forms of such roots are tested, unless an affix brings one."""
     expander = _Expander(rules)
     forbidden = _forbidden_words(entries, expander.forbidden)
-    changed = _iconv_changes(rules.iconv)
+    changes = _iconv_changes(rules.iconv)
+    ends = frozenset(_iconv_pattern(pattern)[-1:] for pattern, _ in rules.iconv) - {""}
+    affixes = [
+        entry for table in (rules.prefixes, rules.suffixes) for e in table.values() for entry in e
+    ]
+    test_all = any(not ends.isdisjoint(affix.add) for affix in affixes)
     for entry in entries:
-        for form, fields in expander.expand(entry):
-            if form in forbidden or (changed is not None and changed(form)):
-                continue
-            yield form, fields
+        forms: Iterable[Form] = expander.expand(entry)
+        if changes is not None and (test_all or not ends.isdisjoint(entry.word)):
+            forms = [(form, fields) for form, fields in forms if not changes(form)]
+        if forbidden:
+            forms = [(form, fields) for form, fields in forms if form not in forbidden]
+        yield from forms
 
 
 def _forbidden_words(entries: list[_Entry], flag: int | None) -> frozenset[str]:
@@ -647,14 +657,9 @@ def _iconv_changes(table: list[tuple[str, str]]) -> Callable[[str], bool] | None
     # pattern → replacements anywhere, at the start, at the end, as the whole word
     outputs: dict[str, list[str]] = {}
     for pattern, replacement in table:
-        kind = 0
-        if pattern.startswith("_"):
-            pattern, kind = pattern[1:], 1
-        if pattern.endswith("_"):
-            pattern, kind = pattern[:-1], kind + 2
-        outputs.setdefault(pattern.replace("_", " "), ["", "", "", ""])[kind] = replacement.replace(
-            "_", " "
-        )
+        kind = pattern.startswith("_") + 2 * (len(pattern) > 1 and pattern.endswith("_"))
+        replacements = outputs.setdefault(_iconv_pattern(pattern), ["", "", "", ""])
+        replacements[kind] = replacement.replace("_", " ")
     patterns = sorted((p for p in outputs if p), key=len, reverse=True)
     search = re.compile("|".join(map(re.escape, patterns))).search
 
@@ -682,3 +687,12 @@ def _iconv_changes(table: list[tuple[str, str]]) -> Callable[[str], bool] | None
         return False
 
     return changes
+
+
+def _iconv_pattern(pattern: str) -> str:
+    """An ICONV pattern without its ``_`` anchors (start, end), other ``_`` read as spaces."""
+    if pattern.startswith("_"):
+        pattern = pattern[1:]
+    if pattern.endswith("_"):
+        pattern = pattern[:-1]
+    return pattern.replace("_", " ")
