@@ -70,10 +70,10 @@ BASIC_WORDS = ("city/SA", "play/SAB", "work/DAB", "try/S", "zoo")
 
 def test_suffixes_prefixes_conditions_strips_and_cross_products(tmp_path):
     assert forms(write(tmp_path, BASIC, *BASIC_WORDS)) == {
-        *"city cities recity recities".split(),
-        *"play plays replay replays unplay".split(),  # B is not a cross product: no unplays
-        *"work worked rework unwork".split(),  # D is not a cross product: no reworked
-        *"try tries zoo".split(),
+        *["city", "cities", "recity", "recities"],
+        *["play", "plays", "replay", "replays", "unplay"],  # B is not a cross product: no unplays
+        *["work", "worked", "rework", "unwork"],  # D is not a cross product: no reworked
+        *["try", "tries", "zoo"],
     }
 
 
@@ -157,9 +157,9 @@ SFX Z 0 ing/Y .
 def test_two_level_suffixes_and_a_prefix_over_both(tmp_path):
     dic = write(tmp_path, TWO_LEVEL, "drink/XP", "sing/Z", "walk/ZP")
     assert forms(dic) == {
-        *"drink drinkable drinkables undrink undrinkable undrinkables".split(),
-        *"sing singing singings".split(),  # Y only through Z: no sings
-        *"walk walking walkings unwalk".split(),  # Z is not a cross product: no unwalking(s)
+        *["drink", "drinkable", "drinkables", "undrink", "undrinkable", "undrinkables"],
+        *["sing", "singing", "singings"],  # Y only through Z: no sings
+        *["walk", "walking", "walkings", "unwalk"],  # Z is not a cross product: no unwalking(s)
     }
 
 
@@ -169,8 +169,8 @@ def test_continuation_classes_enable_the_other_side(tmp_path):
         "SFX T Y 1\nSFX T 0 ing/Q .\nPFX Q Y 1\nPFX Q 0 un .\n"
     )
     assert forms(write(tmp_path, aff, "do/P", "go/T")) == {
-        *"do redo redos".split(),  # the prefix brings the suffix: no dos
-        *"go going ungoing".split(),  # the suffix brings the prefix: no ungo
+        *["do", "redo", "redos"],  # the prefix brings the suffix: no dos
+        *["go", "going", "ungoing"],  # the suffix brings the prefix: no ungo
     }
 
 
@@ -183,7 +183,7 @@ def test_needaffix_roots_and_affixes(tmp_path):
         "foos",  # the root needs an affix
         "bar",
         "barnesses",  # the suffix needs another affix: no barness
-        *"baz bazs prebazs".split(),  # the prefix needs another affix: no prebaz
+        *["baz", "bazs", "prebazs"],  # the prefix needs another affix: no prebaz
     }
 
 
@@ -320,6 +320,33 @@ def test_pipeline_read_prints_the_forms(tmp_path):
         check=True,
     )
     assert set(result.stdout.splitlines()) == forms(dic)
+
+
+def test_a_config_source_spans_the_dic_and_its_aff(tmp_path):
+    from pipeline.config import load_config
+
+    dic = write(tmp_path / "raw", BASIC, *BASIC_WORDS)
+    config = tmp_path / "config.yaml"
+    languages = Path(__file__).parent.parent / "lexforge" / "languages"
+    config.write_text(
+        f"languages_dir: {languages}\nlexicons:\n  xx:\n    language: en\n"
+        f"    sources:\n      - {{format: hunspell, path: {dic}}}\n"
+    )
+    (source,) = load_config(config).lexicons["xx"].sources
+    assert source.files() == [dic, dic.with_suffix(".aff")]
+    assert source.case_sensitive and source.id == "hunspell:xx.dic"
+
+
+def test_the_cli_reads_a_hunspell_word_list(tmp_path):
+    dic = write(tmp_path, BASIC, *BASIC_WORDS)
+    lexforge = Path(sys.executable).with_name("lexforge")
+    result = subprocess.run(
+        [str(lexforge), "anagram", "seitic", "-d", str(dic), "--format", "hunspell", "--exact"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == ["CITIES"]
 
 
 # --- against the real hunspell ---------------------------------------------------------------
