@@ -419,7 +419,8 @@ _FIELDS_START = re.compile(r"[ \t]+(?=[^ \t]{2}:)")
 
 def _parse_words(path: Path, rules: _Rules) -> list[_Entry]:
     """The entries of a ``.dic``: a first line with the word count, then ``word[/flags]
-    [fields…]`` lines (``\\/`` is a slash in the word; a tab also starts the fields)."""
+    [fields…]`` lines (a tab also starts the fields). As in hunspell, blanks before the fields
+    are not part of the word, but blanks ending a line without fields are."""
     lines = _read_lines(path, "word list")
     first = lines[0].decode("ascii", "replace").strip() if lines else ""
     if _leading_int(first) <= 0:
@@ -430,11 +431,7 @@ def _parse_words(path: Path, rules: _Rules) -> list[_Entry]:
     for number, raw in enumerate(lines[1:], 2):
         line = raw.decode(encoding, "surrogateescape")
         word, fields = _split_fields(line)
-        flags_text = ""
-        slash = _flag_separator(word)
-        if slash is not None:
-            word, flags_text = word[:slash], word[slash + 1 :]
-        word = word.replace("\\/", "/")
+        word, flags_text = _split_flags(word)
         word = _remove(word, rules.ignore)
         if not word:
             continue
@@ -458,15 +455,23 @@ def _split_fields(line: str) -> tuple[str, tuple[str, ...]]:
         return line[:tab], tuple(line[tab + 1 :].split())
     if start > 0:
         return line[:start], tuple(line[match.end() :].split())
-    return line.rstrip(" "), ()
+    return line, ()
 
 
-def _flag_separator(word: str) -> int | None:
-    """The index of the ``/`` that starts the flags: not escaped, not the first character."""
-    index = word.find("/", 1)
-    while index > 0 and word[index - 1] == "\\":
-        index = word.find("/", index + 1)
-    return index if index > 0 and index < len(word) - 1 else None
+def _split_flags(text: str) -> tuple[str, str]:
+    """The word and the flags of a word list line's word part, as hunspell splits them: at the
+    first ``/`` not escaped as ``\\/`` (the escapes before it become slashes), except that a
+    line starting with ``/`` is split after its first character, whatever the second is."""
+    if text.startswith("/"):
+        index = 1
+    else:
+        index = text.find("/")
+        while index > 0 and text[index - 1] == "\\":
+            text = text[: index - 1] + text[index:]
+            index = text.find("/", index)
+    if index < 0 or index == len(text):
+        return text, ""
+    return text[:index], text[index + 1 :]
 
 
 # --- expansion -------------------------------------------------------------------------------
