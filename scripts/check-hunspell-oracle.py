@@ -6,9 +6,11 @@
 For each shipped dictionary (``raw/<lang>/hunspell/*.dic``):
 
 * the reader's forms (as a set) are fed to ``hunspell -d <dic> -G`` (one per line; ``-G`` prints
-  the words it accepts): every form must come back. A form the tokenizer of ``hunspell`` splits
-  (a character that is not a word character for that dictionary, e.g. ``-`` in English) comes
-  back as its parts; such forms are counted apart and their parts must all be accepted;
+  the words it accepts): every form must come back. A form the tokenizer of ``hunspell`` cuts
+  (a character that is not a letter, a digit, an apostrophe or one of the dictionary's
+  WORDCHARS, e.g. ``-`` in English) cannot be checked whole: such forms are counted apart, with
+  how many have every part accepted; so are forms ending in a blank (a word list line ending in
+  a blank keeps it: hunspell's API matches them, a text never does);
 * ``unmunch <dic> <aff>`` (hunspell-tools) expands the same dictionary its own way; the two sets
   are compared, and the forms only one side makes are fed to ``hunspell -G`` as well: what only
   unmunch makes and hunspell rejects is unmunch's mistake, what only unmunch makes and hunspell
@@ -103,23 +105,29 @@ def check(lang: str, dic: Path, work: Path) -> bool:
         count += 1
         forms.add(form)
     seconds = time.perf_counter() - start
+    encoding = _parse_affixes(dic.with_suffix(".aff")).encoding
     print(f"{lang} {dic.name}: {count:,} forms ({len(forms):,} distinct) in {seconds:.1f} s")
     accepted = hunspell_accepts(dic, forms)
     rejected = forms - accepted
-    split = {form for form in rejected if re.search(r"[\s\-‐/]", form)}
+    # hunspell's tokenizer cuts a line at characters that are neither letters, digits, the
+    # dictionary's WORDCHARS nor an apostrophe: -G cannot check such a form whole
+    aff_text = dic.with_suffix(".aff").read_text(encoding, errors="replace")
+    word_chars = "".join(re.findall(r"^WORDCHARS\s+(\S+)", aff_text, re.MULTILINE)) + "'"
+    cut = re.compile(f"[^\\w{re.escape(word_chars)}]|_")
+    split = {form for form in rejected if cut.search(form.strip())}
     tokens = hunspell_tokens(dic, split) if split else set()
-    parts_ok = {f for f in split if all(p in tokens for p in re.split(r"[\s\-‐/]+", f) if p)}
-    rejected -= parts_ok
-    # a word list line ending in a blank keeps it (hunspell's API matches it, a text never does)
-    blank_ended = {form for form in rejected if form != form.rstrip()}
-    rejected -= blank_ended
+    parts_ok = {f for f in split if all(p in tokens for p in cut.split(f) if p)}
+    blank_ended = {form for form in rejected - split if form != form.rstrip()}
+    rejected -= split | blank_ended
     print(
-        f"  hunspell -G: {len(accepted):,} accepted whole, {len(parts_ok):,} split by its "
-        f"tokenizer with every part accepted, {len(blank_ended):,} ending in a blank as written"
-        f" ({sample(blank_ended)!r}), {len(rejected):,} rejected"
+        f"  hunspell -G: {len(accepted):,} accepted whole; {len(split):,} cut by its tokenizer, "
+        f"every part accepted for {len(parts_ok):,}"
+        + (f" (not: {sample(split - parts_ok)})" if split - parts_ok else "")
+        + f"; {len(blank_ended):,} ending in a blank as written"
+        + (f" ({sample(blank_ended)!r})" if blank_ended else "")
+        + f"; {len(rejected):,} rejected"
         + (f" (e.g. {sample(rejected)})" if rejected else "")
     )
-    encoding = _parse_affixes(dic.with_suffix(".aff")).encoding
     unmunched = unmunch_forms(dic, encoding)
     only_reader = forms - unmunched
     only_unmunch = unmunched - forms

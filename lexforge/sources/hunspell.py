@@ -111,6 +111,7 @@ class _Affix:
     need: bool = False  # NEEDAFFIX in cont: never alone
     circumfix: bool = False  # CIRCUMFIX in cont: only with a circumfix affix on the other side
     compound_only: bool = False  # ONLYINCOMPOUND in cont: never outside compounds
+    simple: bool = False  # no strip, at most one condition position (tested on the edge)
 
     def apply(self, word: str, fullstrip: bool) -> str | None:
         """The form this entry makes of `word`, or None if it does not apply (hunspell's rule:
@@ -370,6 +371,7 @@ def _affix(
         need=special.get("NEEDAFFIX", -1) in cont,
         circumfix=special.get("CIRCUMFIX", -1) in cont,
         compound_only=special.get("ONLYINCOMPOUND", -1) in cont,
+        simple=not strip and len(positions) <= 1,
     )
 
 
@@ -488,6 +490,7 @@ class _Expander:
         self.compound_only = rules.flag("ONLYINCOMPOUND")
         self._suffix_memo: dict[tuple[int, str], list[_Affix]] = {}
         self._prefix_memo: dict[tuple[int, str], list[_Affix]] = {}
+        self._present_memo: dict[tuple[bool, tuple[frozenset[int], ...]], tuple[int, ...]] = {}
 
     def _candidates(self, flag: int, edge: str, suffix: bool) -> list[_Affix]:
         """The entries of `flag` whose condition and strip may apply to a word with this last
@@ -501,31 +504,45 @@ class _Expander:
             ]
         return found
 
-    def suffixed(self, word: str, flags: Iterable[int]) -> list[tuple[_Affix, str]]:
-        """(entry, form) of each suffix entry of `flags` that applies to `word`."""
-        suffixes = self.rules.suffixes
-        edge = word[-1:]
+    def _present(self, suffix: bool, *flag_sets: frozenset[int]) -> tuple[int, ...]:
+        """The flags of the union of `flag_sets` that have suffix (or prefix) entries, sorted."""
+        found = self._present_memo.get((suffix, flag_sets))
+        if found is None:
+            table = self.rules.suffixes if suffix else self.rules.prefixes
+            union = frozenset().union(*flag_sets)
+            found = self._present_memo[(suffix, flag_sets)] = tuple(
+                sorted(flag for flag in union if flag in table)
+            )
+        return found
+
+    def _affixed(self, word: str, flags: tuple[int, ...], suffix: bool) -> list[tuple[_Affix, str]]:
+        """(entry, form) of each suffix (or prefix) entry of `flags` that applies to `word`.
+
+        An entry without strip and with at most one condition position applies whenever the
+        word's edge character passed ``_candidates``: its form is made without ``apply``."""
         out = []
+        if not flags:
+            return out
+        edge = word[-1:] if suffix else word[:1]
         for flag in flags:
-            if flag in suffixes:
-                for entry in self._candidates(flag, edge, True):
+            for entry in self._candidates(flag, edge, suffix):
+                if entry.simple and word:
+                    out.append((entry, word + entry.add if suffix else entry.add + word))
+                else:
                     form = entry.apply(word, self.fullstrip)
                     if form is not None:
                         out.append((entry, form))
         return out
 
-    def prefixed(self, word: str, flags: Iterable[int]) -> list[tuple[_Affix, str]]:
-        """(entry, form) of each prefix entry of `flags` that applies to `word`."""
-        prefixes = self.rules.prefixes
-        edge = word[:1]
-        out = []
-        for flag in flags:
-            if flag in prefixes:
-                for entry in self._candidates(flag, edge, False):
-                    form = entry.apply(word, self.fullstrip)
-                    if form is not None:
-                        out.append((entry, form))
-        return out
+    def suffixed(self, word: str, *flag_sets: frozenset[int]) -> list[tuple[_Affix, str]]:
+        """(entry, form) of each suffix entry of the union of `flag_sets` that applies to
+        `word`."""
+        return self._affixed(word, self._present(True, *flag_sets), True)
+
+    def prefixed(self, word: str, *flag_sets: frozenset[int]) -> list[tuple[_Affix, str]]:
+        """(entry, form) of each prefix entry of the union of `flag_sets` that applies to
+        `word`."""
+        return self._affixed(word, self._present(False, *flag_sets), False)
 
     def expand(self, entry: _Entry) -> Iterator[Form]:
         """The forms of one word list entry, with their fields."""
@@ -545,7 +562,7 @@ class _Expander:
                 yield form, fields
             yield from self._second_suffixes(flags, suffix, form, root_fields)
             if suffix.cross:
-                for prefix, crossed in self.prefixed(form, flags | suffix.cont):
+                for prefix, crossed in self.prefixed(form, flags, suffix.cont):
                     if _crosses(prefix, suffix):
                         yield crossed, root_fields + prefix.fields + suffix.fields
         for prefix, form in self.prefixed(word, flags):
@@ -566,7 +583,7 @@ class _Expander:
             yield form2, root_fields + first.fields + second.fields
             if not second.cross:
                 continue
-            for prefix, crossed in self.prefixed(form2, flags | first.cont | second.cont):
+            for prefix, crossed in self.prefixed(form2, flags, first.cont, second.cont):
                 if not prefix.cross:
                     continue
                 if prefix.flag not in second.cont and not (
