@@ -7,10 +7,11 @@ For each shipped dictionary (``raw/<lang>/hunspell/*.dic``):
 
 * the reader's forms (as a set) are fed to ``hunspell -d <dic> -G`` (one per line; ``-G`` prints
   the words it accepts): every form must come back. A form the tokenizer of ``hunspell`` cuts
-  (a character that is not a letter, a digit, an apostrophe or one of the dictionary's
-  WORDCHARS, e.g. ``-`` in English) cannot be checked whole: such forms are counted apart, with
-  how many have every part accepted; so are forms ending in a blank (a word list line ending in
-  a blank keeps it: hunspell's API matches them, a text never does);
+  (at a character it does not count as a letter or one of the dictionary's WORDCHARS: ``-`` in
+  English, subscript digits, a blank ending a word list line, which hunspell keeps in the word)
+  cannot be checked whole by the binary: ``-G`` and ``-l`` (which prints the bad tokens) tell
+  them apart (a line giving other tokens than the form itself); they are counted apart, with how
+  many have every part accepted;
 * ``unmunch <dic> <aff>`` (hunspell-tools) expands the same dictionary its own way; the two sets
   are compared, and the forms only one side makes are fed to ``hunspell -G`` as well: what only
   unmunch makes and hunspell rejects is unmunch's mistake, what only unmunch makes and hunspell
@@ -55,16 +56,39 @@ def hunspell_accepts(dic: Path, words: set[str]) -> set[str]:
     return set(result.stdout.decode("utf-8", "replace").splitlines()) & words
 
 
-def hunspell_tokens(dic: Path, words: set[str]) -> set[str]:
-    """Every token ``hunspell -G`` prints for `words` (the accepted parts of split words)."""
+def tokens_per_word(dic: Path, words: list[str], option: str, sentinel: str) -> list[list[str]]:
+    """For each word, the tokens ``hunspell -G`` (good ones) or ``-l`` (bad ones) prints for it:
+    each word is followed by a `sentinel` line that the option prints, which marks the ends."""
     result = subprocess.run(
-        ["hunspell", "-i", "UTF-8", "-d", str(dic.with_suffix("")), "-G"],
-        input="".join(f"{word}\n" for word in sorted(words)).encode("utf-8"),
+        ["hunspell", "-i", "UTF-8", "-d", str(dic.with_suffix("")), option],
+        input="".join(f"{word}\n{sentinel}\n" for word in words).encode("utf-8"),
         capture_output=True,
         env=ENV,
         check=True,
     )
-    return set(result.stdout.decode("utf-8", "replace").splitlines())
+    per_word: list[list[str]] = [[]]
+    for token in result.stdout.decode("utf-8", "replace").splitlines():
+        if token == sentinel:
+            per_word.append([])
+        else:
+            per_word[-1].append(token)
+    return per_word[: len(words)]
+
+
+def tokenizer_cuts(dic: Path, words: set[str], good: str) -> tuple[set[str], set[str]]:
+    """The words hunspell's tokenizer does not check whole, and those of them whose every part it
+    accepts. A word checked whole and rejected gives one bad token, itself, and no good one.
+    `good` is a word hunspell accepts (the sentinel of the -G run; "lexforgezzq" is the -l one)."""
+    ordered = sorted(words)
+    goods = tokens_per_word(dic, ordered, "-G", good)
+    bads = tokens_per_word(dic, ordered, "-l", "lexforgezzq")
+    cut, parts_ok = set(), set()
+    for word, good_tokens, bad_tokens in zip(ordered, goods, bads, strict=True):
+        if good_tokens or bad_tokens != [word]:
+            cut.add(word)
+            if not bad_tokens:
+                parts_ok.add(word)
+    return cut, parts_ok
 
 
 _COMPOUNDING = re.compile(rb"^(COMPOUND\w*|BREAK|CHECKCOMPOUND\w*|FORCEUCASE)\b.*$", re.MULTILINE)
@@ -109,23 +133,13 @@ def check(lang: str, dic: Path, work: Path) -> bool:
     print(f"{lang} {dic.name}: {count:,} forms ({len(forms):,} distinct) in {seconds:.1f} s")
     accepted = hunspell_accepts(dic, forms)
     rejected = forms - accepted
-    # hunspell's tokenizer cuts a line at characters that are neither letters, digits, the
-    # dictionary's WORDCHARS nor an apostrophe: -G cannot check such a form whole
-    aff_text = dic.with_suffix(".aff").read_text(encoding, errors="replace")
-    word_chars = "".join(re.findall(r"^WORDCHARS\s+(\S+)", aff_text, re.MULTILINE)) + "'"
-    cut = re.compile(f"[^\\w{re.escape(word_chars)}]|_")
-    split = {form for form in rejected if cut.search(form.strip())}
-    tokens = hunspell_tokens(dic, split) if split else set()
-    parts_ok = {f for f in split if all(p in tokens for p in cut.split(f) if p)}
-    blank_ended = {form for form in rejected - split if form != form.rstrip()}
-    rejected -= split | blank_ended
+    cut, parts_ok = tokenizer_cuts(dic, rejected, min(accepted)) if rejected else (set(), set())
+    rejected -= cut
     print(
-        f"  hunspell -G: {len(accepted):,} accepted whole; {len(split):,} cut by its tokenizer, "
-        f"every part accepted for {len(parts_ok):,}"
-        + (f" (not: {sample(split - parts_ok)})" if split - parts_ok else "")
-        + f"; {len(blank_ended):,} ending in a blank as written"
-        + (f" ({sample(blank_ended)!r})" if blank_ended else "")
-        + f"; {len(rejected):,} rejected"
+        f"  hunspell -G: {len(accepted):,} accepted whole; {len(cut):,} cut by its tokenizer "
+        f"(every part accepted for {len(parts_ok):,}"
+        + (f"; not for e.g. {sample(cut - parts_ok)!r}" if cut - parts_ok else "")
+        + f"); {len(rejected):,} rejected"
         + (f" (e.g. {sample(rejected)})" if rejected else "")
     )
     unmunched = unmunch_forms(dic, encoding)
