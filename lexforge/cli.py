@@ -25,7 +25,7 @@ from pathlib import Path
 from lexforge.errors import UserError, report_user_errors
 from lexforge.lexicon import Lexicon
 
-FORMATS = ("ods", "dict", "freelang", "aspell")
+FORMATS = ("ods", "dict", "freelang", "aspell", "hunspell")
 
 
 def load_lexicon(args: argparse.Namespace) -> Lexicon:

@@ -48,7 +48,10 @@ class Source:
         return self.name or f"{self.format}:{self.path.name}"
 
     def files(self) -> list[Path]:
-        """Every raw file this source reads (an aspell dictionary spans its directory)."""
+        """Every raw file this source reads (an aspell dictionary spans its directory, a hunspell
+        one is its .dic and the .aff beside it)."""
+        if self.format == "hunspell":
+            return [self.path, self.path.with_suffix(".aff")]
         if self.format != "aspell":
             return [self.path]
         folder = self.path.parent

@@ -1,8 +1,9 @@
 """Inspect a raw source: print its entries, one per line, UTF-8, before normalization.
 
-    python -m pipeline.read --format {dict,ods,freelang,aspell,curation} PATH [--encoding ENC]
+    python -m pipeline.read --format {dict,ods,freelang,aspell,hunspell,curation} PATH [--encoding ENC]
 
-For aspell, every expanded form is printed (as ``aspell dump master | aspell expand`` would).
+For aspell, every expanded form is printed (as ``aspell dump master | aspell expand`` would); for
+hunspell (PATH is the .dic, its .aff beside it), every form hunspell accepts, compounds aside.
 """
 
 from __future__ import annotations

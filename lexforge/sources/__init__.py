@@ -4,6 +4,13 @@ Readers know nothing of games or normalization. This module only names the forma
 configuration can be checked without loading any reader); ``lexforge.sources.read`` reads.
 """
 
-FORMATS = ("dict", "ods", "freelang", "aspell", "curation")
+FORMATS = ("dict", "ods", "freelang", "aspell", "hunspell", "curation")
 #: Formats whose capitalisation is meaningful (a capital marks a proper noun or an abbreviation).
-CASE_SENSITIVE = {"dict": True, "ods": False, "freelang": True, "aspell": True, "curation": False}
+CASE_SENSITIVE = {
+    "dict": True,
+    "ods": False,
+    "freelang": True,
+    "aspell": True,
+    "hunspell": True,
+    "curation": False,
+}

@@ -10,6 +10,7 @@ from lexforge.sources.aspell import read_aspell
 from lexforge.sources.curation import read_curation
 from lexforge.sources.dict import read_dict
 from lexforge.sources.freelang import read_freelang
+from lexforge.sources.hunspell import read_hunspell
 from lexforge.sources.ods import read_ods
 
 
@@ -22,11 +23,13 @@ def read_entries(
 ) -> Iterator[str]:
     """Entries of ``path`` read as ``fmt``.
 
-    ``reject_chars`` lets the aspell reader skip forms holding them without generating them;
-    ``pruned`` then counts those forms by the set of reject characters each held.
+    ``reject_chars`` lets the aspell and hunspell readers skip forms holding them (aspell without
+    generating them); ``pruned`` then counts those forms by the set of reject characters each held.
     """
     if fmt == "aspell":
         return read_aspell(path, reject_chars, pruned)
+    if fmt == "hunspell":
+        return read_hunspell(path, reject_chars, pruned)
     readers: dict[str, Callable[..., Iterator[str]]] = {
         "dict": read_dict,
         "ods": read_ods,

@@ -1,0 +1,720 @@
+"""Reader for hunspell dictionaries (a ``.dic`` word list, the ``.aff`` beside it), in pure Python.
+
+``read_hunspell_forms`` yields every word form the dictionary makes, each with the morphological
+fields of its root and of the affixes that made it (``po:``, ``is:``, …), as the spell checker
+accepts them in the case they are written. The rules follow hunspell 1.7's checker
+(``affixmgr.cxx``, ``affentry.cxx``, ``hashmgr.cxx``, ``hunspell.cxx``), read as a generator:
+
+* flags: ``FLAG`` char (one byte each), ``long`` (two bytes), ``num`` (comma-separated numbers) or
+  ``UTF-8`` (one character each), and ``AF``/``AM`` aliases (numbered flag sets and fields);
+* ``PFX``/``SFX`` entries strip, add and test their condition on the root; a suffixed form takes
+  a prefix when both sides are cross products (``Y``), the prefix's condition tested on the
+  suffixed form;
+* continuation classes: the flags after an affix's ``/`` apply to the form it made: a second
+  suffix (two levels, as hunspell checks them, optionally under a cross prefix); a prefix's
+  continuation flags also enable suffixes on its form, and a suffix's enable prefixes;
+* ``NEEDAFFIX`` (a root or an affix that cannot stand alone), ``CIRCUMFIX`` (a prefix and a
+  suffix that only come together), ``ONLYINCOMPOUND`` (roots and affixes that only appear inside
+  compounds: they make no form here), ``FORBIDDENWORD`` (a forbidden root makes nothing and its
+  spelling is never a form); ``KEEPCASE`` only forbids other cases, so it changes nothing here;
+* ``IGNORE`` characters are removed from words and affixes as hunspell loads them; a form that
+  the ``ICONV`` input conversion would change is left out (hunspell converts what it checks
+  first, so it can never match that spelling as written);
+* the ``SET`` encoding decodes both files (ISO8859-1 without it); ``FULLSTRIP`` lets an affix
+  strip a whole root.
+
+Compounds (``COMPOUNDFLAG``, ``COMPOUNDRULE``, …) are not expanded.
+``scripts/check-hunspell-oracle.py`` checks the forms against the real ``hunspell`` and ``unmunch``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lexforge.errors import UserError, excerpt
+
+#: hunspell's names of 8-bit encodings that Python spells otherwise.
+_ENCODING_NAMES = {"microsoft-cp1251": "cp1251", "TIS620-2533": "tis-620"}
+_FLAG_TYPES = ("char", "long", "num", "UTF-8")
+#: The settings whose value is one flag.
+_FLAG_SETTINGS = ("NEEDAFFIX", "PSEUDOROOT", "CIRCUMFIX", "FORBIDDENWORD", "ONLYINCOMPOUND")
+
+Form = tuple[str, tuple[str, ...]]
+
+
+def read_hunspell_forms(path: Path) -> Iterator[Form]:
+    """Every form of the hunspell dictionary `path` (the ``.dic``; its ``.aff`` is beside it) with
+    its morphological fields: the root's, then the prefix's, then the suffixes' (duplicates
+    allowed: homonyms and different affixes may make the same form).
+
+    Errors (missing files, a malformed affix file or word list) raise UserError, one line naming
+    the file and the line."""
+    path = Path(path)
+    if path.suffix != ".dic":
+        raise UserError(f"{path}: not a hunspell dictionary (expected the .dic file)")
+    if not path.is_file():
+        raise UserError(f"{path}: no such word list")
+    rules = _parse_affixes(path.with_suffix(".aff"))
+    entries = _parse_words(path, rules)
+    return _generate(entries, rules)
+
+
+def read_hunspell(
+    path: Path,
+    reject_chars: frozenset[str] = frozenset(),
+    pruned: Counter[frozenset[str]] | None = None,
+) -> Iterator[str]:
+    """The forms of `path` (see ``read_hunspell_forms``) without their fields. Forms holding any of
+    `reject_chars` are left out and, with `pruned`, counted there by the set of those characters
+    they hold (duplicates included), so the yielded forms and the counts add up to the full
+    stream."""
+    forms = read_hunspell_forms(path)
+    if not reject_chars:
+        return (form for form, _ in forms)
+    return _filtered(forms, frozenset(reject_chars), pruned)
+
+
+def _filtered(
+    forms: Iterable[Form], reject_chars: frozenset[str], pruned: Counter[frozenset[str]] | None
+) -> Iterator[str]:
+    """The forms without a reject character; the others counted in `pruned`."""
+    reject = re.compile("[" + "".join(re.escape(char) for char in sorted(reject_chars)) + "]")
+    for form, _ in forms:
+        if reject.search(form) is None:
+            yield form
+        elif pruned is not None:
+            pruned[reject_chars.intersection(form)] += 1
+
+
+# --- the affix file --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Affix:
+    """One PFX or SFX entry."""
+
+    flag: int
+    suffix: bool
+    cross: bool
+    strip: str
+    add: str
+    condition: re.Pattern[str] | None  # matches exactly `size` characters, or None for "."
+    size: int  # the number of condition positions
+    edge: re.Pattern[str] | None  # the condition's position at the word's edge (last or first)
+    cont: frozenset[int]  # continuation flags
+    fields: tuple[str, ...]
+    need: bool = False  # NEEDAFFIX in cont: never alone
+    circumfix: bool = False  # CIRCUMFIX in cont: only with a circumfix affix on the other side
+    compound_only: bool = False  # ONLYINCOMPOUND in cont: never outside compounds
+    simple: bool = False  # no strip, at most one condition position (tested on the edge)
+
+    def apply(self, word: str, fullstrip: bool) -> str | None:
+        """The form this entry makes of `word`, or None if it does not apply (hunspell's rule:
+        the strip must match, something of the word must stay unless FULLSTRIP, and the
+        condition must hold on the word)."""
+        strip = self.strip
+        if len(word) < len(strip) or (len(word) == len(strip) and not fullstrip):
+            return None
+        if self.suffix:
+            if strip and not word.endswith(strip):
+                return None
+            if self.condition is not None and (
+                len(word) < self.size or not self.condition.match(word, len(word) - self.size)
+            ):
+                return None
+            return word[: len(word) - len(strip)] + self.add
+        if strip and not word.startswith(strip):
+            return None
+        if self.condition is not None and not self.condition.match(word):
+            return None
+        return self.add + word[len(strip) :]
+
+
+@dataclass
+class _Rules:
+    """What the affix file says about reading and expanding the word list."""
+
+    path: Path
+    encoding: str = "iso8859-1"
+    flag_type: str = "char"
+    flag_aliases: list[frozenset[int]] = field(default_factory=list)
+    field_aliases: list[tuple[str, ...]] = field(default_factory=list)
+    ignore: str = ""
+    iconv: list[tuple[str, str]] = field(default_factory=list)
+    fullstrip: bool = False
+    special: dict[str, int] = field(default_factory=dict)  # NEEDAFFIX etc. → flag
+    prefixes: dict[int, list[_Affix]] = field(default_factory=dict)
+    suffixes: dict[int, list[_Affix]] = field(default_factory=dict)
+
+    def flag(self, name: str) -> int | None:
+        """The flag of a setting such as NEEDAFFIX, if the affix file sets it."""
+        return self.special.get(name)
+
+    def decode_flags(self, text: str, where: str) -> frozenset[int]:
+        """The flags written in `text` (hunspell's ``decode_flags``)."""
+        if self.flag_type == "num":
+            try:
+                return frozenset(int(number) for number in text.split(",") if number)
+            except ValueError:
+                raise UserError(f"{where}: bad numeric flags {excerpt(text)!r}") from None
+        if self.flag_type == "UTF-8":
+            return frozenset(map(ord, text))
+        data = text.encode(self.encoding, "surrogateescape")
+        if self.flag_type == "long":
+            return frozenset((data[i] << 8) + data[i + 1] for i in range(0, len(data) - 1, 2))
+        return frozenset(data)
+
+    def decode_flag(self, text: str, where: str) -> int:
+        """The one flag named by `text` (hunspell's ``decode_flag``: the first one written)."""
+        if self.flag_type == "num":
+            try:
+                return int(text)
+            except ValueError:
+                raise UserError(f"{where}: bad numeric flag {excerpt(text)!r}") from None
+        if self.flag_type == "UTF-8":
+            return ord(text[0])
+        data = text.encode(self.encoding, "surrogateescape")
+        if self.flag_type == "long":
+            return (data[0] << 8) + (data[1] if len(data) > 1 else 0)
+        return data[0]
+
+    def alias_flags(self, text: str, where: str) -> frozenset[int]:
+        """Flags written as an ``AF`` alias number (hunspell gives no flags for a bad number)."""
+        index = _leading_int(text)
+        return self.flag_aliases[index - 1] if 0 < index <= len(self.flag_aliases) else frozenset()
+
+    def flags(self, text: str, where: str) -> frozenset[int]:
+        """Flags as a word or an affix writes them: an alias number if ``AF`` is used."""
+        if self.flag_aliases:
+            return self.alias_flags(text, where)
+        return self.decode_flags(text, where)
+
+
+def _leading_int(text: str) -> int:
+    """C's ``atoi``: the number at the start of `text`, 0 if none."""
+    match = re.match(r"\s*([-+]?\d+)", text)
+    return int(match.group(1)) if match else 0
+
+
+def _read_lines(path: Path, what: str) -> list[bytes]:
+    """The lines of `path` as bytes, a leading byte order mark and line ends removed."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such {what}") from None
+    except OSError as error:
+        raise UserError(f"{path}: cannot read ({error.strerror or error})") from None
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()  # the newline that ends the last line
+    return [line.removesuffix(b"\r") for line in lines]
+
+
+def _codec(path: Path, name: str) -> str:
+    """The Python codec of a hunspell ``SET`` name."""
+    try:
+        return codecs.lookup(_ENCODING_NAMES.get(name, name)).name
+    except LookupError:
+        raise UserError(f"{path}: unknown encoding SET {name!r}") from None
+
+
+def _parse_affixes(path: Path) -> _Rules:
+    """The settings and affix entries of an ``.aff`` file.
+
+    Settings are read first (hunspell's word-list manager reads FLAG, SET, AF, AM and IGNORE
+    before any affix), then the PFX/SFX blocks in order: a header ``PFX flag Y|N count``, then
+    `count` lines ``PFX flag strip add[/flags] [condition [fields…]]``."""
+    lines = _read_lines(path, "affix file")
+    rules = _Rules(path)
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 2 and fields[0] == b"SET":
+            rules.encoding = _codec(path, fields[1].decode("ascii", "replace"))
+    text = [line.decode(rules.encoding, "surrogateescape") for line in lines]
+    rows = [(number, line.split()) for number, line in enumerate(text, 1)]
+    _read_settings(rules, rows)
+    _read_affix_blocks(rules, rows)
+    return rules
+
+
+def _read_settings(rules: _Rules, rows: list[tuple[int, list[str]]]) -> None:
+    """FLAG, AF, AM, IGNORE, ICONV, FULLSTRIP and the special flags."""
+    path = rules.path
+    for name in ("FLAG", "AF", "AM", "IGNORE", "ICONV"):
+        for index, (number, fields) in enumerate(rows):
+            if not fields or fields[0] != name:
+                continue
+            where = f"{path}:{number}"
+            if len(fields) < 2:
+                raise UserError(f"{where}: {name} needs a value")
+            if name == "FLAG":
+                if fields[1] not in _FLAG_TYPES:
+                    raise UserError(f"{where}: unknown FLAG type {excerpt(fields[1])!r}")
+                rules.flag_type = fields[1]
+            elif name == "IGNORE":
+                rules.ignore = fields[1]
+            else:
+                table = _table(rows, index, name, path)
+                if name == "AF":
+                    rules.flag_aliases = [rules.decode_flags(f[1], w) for w, f in table]
+                elif name == "AM":
+                    rules.field_aliases = [tuple(f[1:]) for _, f in table]
+                else:
+                    rules.iconv = [(f[1], f[2]) for w, f in table if _needs(f, 3, w)]
+            break
+    for number, fields in rows:
+        if fields and fields[0] == "FULLSTRIP":
+            rules.fullstrip = True
+        if fields and fields[0] == "COMPLEXPREFIXES":
+            raise UserError(f"{path}:{number}: COMPLEXPREFIXES is not supported")
+        if len(fields) >= 2 and fields[0] in _FLAG_SETTINGS:
+            name = "NEEDAFFIX" if fields[0] == "PSEUDOROOT" else fields[0]
+            rules.special[name] = rules.decode_flag(fields[1], f"{path}:{number}")
+
+
+def _needs(fields: list[str], count: int, where: str) -> bool:
+    """Check that a table line has `count` fields."""
+    if len(fields) < count:
+        raise UserError(f"{where}: expected {count} fields, found {len(fields)}")
+    return True
+
+
+def _table(
+    rows: list[tuple[int, list[str]]], index: int, name: str, path: Path
+) -> list[tuple[str, list[str]]]:
+    """The lines of a counted table (``NAME count`` then `count` lines ``NAME …``)."""
+    number, fields = rows[index]
+    count = _leading_int(fields[1])
+    if count <= 0:
+        raise UserError(f"{path}:{number}: {name} needs a positive count")
+    table = []
+    for line_number, line_fields in rows[index + 1 : index + 1 + count]:
+        where = f"{path}:{line_number}"
+        if not line_fields or line_fields[0] != name:
+            raise UserError(
+                f"{where}: expected line {len(table) + 1} of {count} of the {name} table"
+            )
+        table.append((where, line_fields))
+    if len(table) < count:
+        raise UserError(
+            f"{path}:{number}: the {name} table ends after {len(table)} of {count} lines"
+        )
+    return table
+
+
+def _read_affix_blocks(rules: _Rules, rows: list[tuple[int, list[str]]]) -> None:
+    """Every PFX and SFX block, in order; entries of a flag defined twice are merged."""
+    index = 0
+    while index < len(rows):
+        number, fields = rows[index]
+        index += 1
+        if not fields or fields[0] not in ("PFX", "SFX"):
+            continue
+        where = f"{rules.path}:{number}"
+        if len(fields) < 4:
+            raise UserError(f"{where}: expected '{fields[0]} flag Y|N count'")
+        flag = rules.decode_flag(fields[1], where)
+        cross = fields[2].startswith("Y")
+        count = _leading_int(fields[3])
+        if count <= 0:
+            raise UserError(f"{where}: bad entry count {excerpt(fields[3])!r}")
+        suffix = fields[0] == "SFX"
+        table = rules.suffixes if suffix else rules.prefixes
+        for _ in range(count):
+            if index >= len(rows):
+                raise UserError(f"{where}: the file ends inside this {fields[0]} block")
+            entry_number, entry = rows[index]
+            index += 1
+            table.setdefault(flag, []).append(
+                _affix(rules, entry, f"{rules.path}:{entry_number}", flag, suffix, cross)
+            )
+
+
+def _affix(
+    rules: _Rules, fields: list[str], where: str, flag: int, suffix: bool, cross: bool
+) -> _Affix:
+    """One entry line of a PFX/SFX block."""
+    if len(fields) < 4 or rules.decode_flag(fields[1], where) != flag:
+        raise UserError(
+            f"{where}: corrupt affix entry (expected '{'SFX' if suffix else 'PFX'} "
+            "flag strip add [condition]')"
+        )
+    strip = "" if fields[2] == "0" else fields[2]
+    add, slash, cont_text = fields[3].partition("/")
+    add = _remove(add, rules.ignore)
+    add = "" if add == "0" else add
+    cont = rules.flags(cont_text, where) if slash else frozenset()
+    positions = _condition(fields[4] if len(fields) > 4 else ".", where)
+    if len(fields) > 5 and rules.field_aliases:
+        index = _leading_int(fields[5])
+        ok = 0 < index <= len(rules.field_aliases)
+        morph = rules.field_aliases[index - 1] if ok else ()
+    else:
+        morph = tuple(fields[5:])
+    special = rules.special
+    return _Affix(
+        flag=flag,
+        suffix=suffix,
+        cross=cross,
+        strip=strip,
+        add=add,
+        condition=re.compile("".join(positions), re.DOTALL) if positions else None,
+        size=len(positions),
+        edge=re.compile(positions[-1 if suffix else 0], re.DOTALL) if positions else None,
+        cont=cont,
+        fields=morph,
+        need=special.get("NEEDAFFIX", -1) in cont,
+        circumfix=special.get("CIRCUMFIX", -1) in cont,
+        compound_only=special.get("ONLYINCOMPOUND", -1) in cont,
+        simple=not strip and len(positions) <= 1,
+    )
+
+
+def _remove(text: str, chars: str) -> str:
+    """`text` without any of `chars`."""
+    return text.translate({ord(char): None for char in chars}) if chars else text
+
+
+_POSITION = re.compile(r"\[(\^?)([^\]]*)\]|(.)", re.DOTALL)
+
+
+def _condition(text: str, where: str) -> list[str]:
+    """The positions of a condition (letters, ``.`` for any character, ``[abc]`` and ``[^abc]``
+    groups, in which ``.`` is a dot), each as a regex matching one character; none for ``.``."""
+    if text == ".":
+        return []
+    positions = []
+    for match in _POSITION.finditer(text):
+        negated, members, char = match.groups()
+        if char == "[":
+            raise UserError(f"{where}: unclosed '[' in condition {excerpt(text)!r}")
+        if char is not None:
+            positions.append("." if char == "." else re.escape(char))
+        elif members:
+            body = "".join(re.escape(member) for member in members)
+            positions.append(f"[{'^' if negated else ''}{body}]")
+        else:
+            positions.append("." if negated else "(?!)")
+    return positions
+
+
+# --- the word list ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One line of the word list."""
+
+    word: str
+    flags: frozenset[int]
+    fields: tuple[str, ...]
+
+
+# A morphological field starts where a two-character tag and ':' follow a blank.
+_FIELDS_START = re.compile(r"[ \t]+(?=[^ \t]{2}:)")
+
+
+def _parse_words(path: Path, rules: _Rules) -> list[_Entry]:
+    """The entries of a ``.dic``: a first line with the word count, then ``word[/flags]
+    [fields…]`` lines (a tab also starts the fields). As in hunspell, blanks before the fields
+    are not part of the word, but blanks ending a line without fields are."""
+    lines = _read_lines(path, "word list")
+    first = lines[0].decode("ascii", "replace").strip() if lines else ""
+    if _leading_int(first) <= 0:
+        raise UserError(f"{path}:1: expected the number of words, found {excerpt(first)!r}")
+    encoding = rules.encoding
+    entries = []
+    flag_cache: dict[str, frozenset[int]] = {}
+    for number, raw in enumerate(lines[1:], 2):
+        line = raw.decode(encoding, "surrogateescape")
+        word, fields = _split_fields(line)
+        word, flags_text = _split_flags(word)
+        word = _remove(word, rules.ignore)
+        if not word:
+            continue
+        flags = flag_cache.get(flags_text)
+        if flags is None:
+            flags = flag_cache[flags_text] = rules.flags(flags_text, f"{path}:{number}")
+        if rules.field_aliases and fields:
+            index = _leading_int(fields[0])
+            ok = 0 < index <= len(rules.field_aliases)
+            fields = rules.field_aliases[index - 1] if ok else ()
+        entries.append(_Entry(word, flags, fields))
+    return entries
+
+
+def _split_fields(line: str) -> tuple[str, tuple[str, ...]]:
+    """The word part of a word list line and its morphological fields."""
+    tab = line.find("\t")
+    match = _FIELDS_START.search(line)
+    start = match.start() if match else -1
+    if tab >= 0 and (start < 0 or tab < start):
+        return line[:tab], tuple(line[tab + 1 :].split())
+    if start > 0:
+        return line[:start], tuple(line[match.end() :].split())
+    return line, ()
+
+
+def _split_flags(text: str) -> tuple[str, str]:
+    """The word and the flags of a word list line's word part, as hunspell splits them: at the
+    first ``/`` not escaped as ``\\/`` (the escapes before it become slashes), except that a
+    line starting with ``/`` is split after its first character, whatever the second is."""
+    if text.startswith("/"):
+        index = 1
+    else:
+        index = text.find("/")
+        while index > 0 and text[index - 1] == "\\":
+            text = text[: index - 1] + text[index:]
+            index = text.find("/", index)
+    if index < 0 or index == len(text):
+        return text, ""
+    return text[:index], text[index + 1 :]
+
+
+# --- expansion -------------------------------------------------------------------------------
+
+
+class _Expander:
+    """Expands the entries of a word list (see the module docstring)."""
+
+    def __init__(self, rules: _Rules) -> None:
+        self.rules = rules
+        self.fullstrip = rules.fullstrip
+        self.need = rules.flag("NEEDAFFIX")
+        self.forbidden = rules.flag("FORBIDDENWORD")
+        self.compound_only = rules.flag("ONLYINCOMPOUND")
+        self._suffix_memo: dict[tuple[int, str], list[_Affix]] = {}
+        self._prefix_memo: dict[tuple[int, str], list[_Affix]] = {}
+        self._present_memo: dict[tuple[bool, tuple[frozenset[int], ...]], tuple[int, ...]] = {}
+
+    def _candidates(self, flag: int, edge: str, suffix: bool) -> list[_Affix]:
+        """The entries of `flag` whose condition and strip may apply to a word with this last
+        (suffix) or first (prefix) character."""
+        memo = self._suffix_memo if suffix else self._prefix_memo
+        found = memo.get((flag, edge))
+        if found is None:
+            table = self.rules.suffixes if suffix else self.rules.prefixes
+            found = memo[(flag, edge)] = [
+                entry for entry in table.get(flag, ()) if _may_apply(entry, edge)
+            ]
+        return found
+
+    def _present(self, suffix: bool, *flag_sets: frozenset[int]) -> tuple[int, ...]:
+        """The flags of the union of `flag_sets` that have suffix (or prefix) entries, sorted."""
+        found = self._present_memo.get((suffix, flag_sets))
+        if found is None:
+            table = self.rules.suffixes if suffix else self.rules.prefixes
+            union = frozenset().union(*flag_sets)
+            found = self._present_memo[(suffix, flag_sets)] = tuple(
+                sorted(flag for flag in union if flag in table)
+            )
+        return found
+
+    def _affixed(self, word: str, flags: tuple[int, ...], suffix: bool) -> list[tuple[_Affix, str]]:
+        """(entry, form) of each suffix (or prefix) entry of `flags` that applies to `word`.
+
+        An entry without strip and with at most one condition position applies whenever the
+        word's edge character passed ``_candidates``: its form is made without ``apply``."""
+        out = []
+        if not flags:
+            return out
+        edge = word[-1:] if suffix else word[:1]
+        for flag in flags:
+            for entry in self._candidates(flag, edge, suffix):
+                if entry.simple and word:
+                    out.append((entry, word + entry.add if suffix else entry.add + word))
+                else:
+                    form = entry.apply(word, self.fullstrip)
+                    if form is not None:
+                        out.append((entry, form))
+        return out
+
+    def suffixed(self, word: str, *flag_sets: frozenset[int]) -> list[tuple[_Affix, str]]:
+        """(entry, form) of each suffix entry of the union of `flag_sets` that applies to
+        `word`."""
+        return self._affixed(word, self._present(True, *flag_sets), True)
+
+    def prefixed(self, word: str, *flag_sets: frozenset[int]) -> list[tuple[_Affix, str]]:
+        """(entry, form) of each prefix entry of the union of `flag_sets` that applies to
+        `word`."""
+        return self._affixed(word, self._present(False, *flag_sets), False)
+
+    def expand(self, entry: _Entry) -> Iterator[Form]:
+        """The forms of one word list entry, with their fields."""
+        flags = entry.flags
+        if self.forbidden in flags or self.compound_only in flags:
+            return  # hunspell rejects a forbidden root and its forms; compound parts only compound
+        word, root_fields = entry.word, entry.fields
+        if self.need not in flags:
+            yield word, root_fields
+        if not flags:
+            return
+        for suffix, form in self.suffixed(word, flags):
+            if suffix.compound_only:
+                continue
+            fields = root_fields + suffix.fields
+            if not (suffix.need or suffix.circumfix):
+                yield form, fields
+            yield from self._second_suffixes(flags, suffix, form, root_fields)
+            if suffix.cross:
+                for prefix, crossed in self.prefixed(form, flags, suffix.cont):
+                    if _crosses(prefix, suffix):
+                        yield crossed, root_fields + prefix.fields + suffix.fields
+        for prefix, form in self.prefixed(word, flags):
+            if not (prefix.need or prefix.compound_only):
+                yield form, root_fields + prefix.fields
+            if prefix.cross and not prefix.compound_only and prefix.cont - flags:
+                yield from self._enabled_suffixes(entry, prefix)
+
+    def _second_suffixes(
+        self, flags: frozenset[int], first: _Affix, form: str, root_fields: tuple[str, ...]
+    ) -> Iterator[Form]:
+        """Forms of a second suffix (in the first's continuation class) on `form`, and of a cross
+        prefix on those: without the prefix's own flag on the root, it must be in the second
+        suffix's continuation class (hunspell's ``check_twosfx``)."""
+        if first.circumfix or not first.cont:
+            return
+        for second, form2 in self.suffixed(form, first.cont):
+            yield form2, root_fields + first.fields + second.fields
+            if not second.cross:
+                continue
+            for prefix, crossed in self.prefixed(form2, flags, first.cont, second.cont):
+                if not prefix.cross:
+                    continue
+                if prefix.flag not in second.cont and not (
+                    first.cross
+                    and (prefix.flag in flags or prefix.flag in first.cont)
+                    and not prefix.circumfix
+                ):
+                    continue
+                yield crossed, root_fields + prefix.fields + first.fields + second.fields
+
+    def _enabled_suffixes(self, entry: _Entry, prefix: _Affix) -> Iterator[Form]:
+        """Cross forms whose suffix the root lacks but the prefix's continuation class enables."""
+        flags = entry.flags
+        for suffix, form in self.suffixed(entry.word, prefix.cont - flags):
+            if suffix.compound_only or not suffix.cross:
+                continue
+            if _crosses(prefix, suffix):
+                crossed = prefix.apply(form, self.fullstrip)
+                if crossed is not None:
+                    yield crossed, entry.fields + prefix.fields + suffix.fields
+            if suffix.circumfix or prefix.circumfix:
+                continue
+            for second, form2 in self.suffixed(form, suffix.cont):
+                if second.cross and prefix.flag not in second.cont:
+                    crossed = prefix.apply(form2, self.fullstrip)
+                    if crossed is not None:
+                        yield crossed, entry.fields + prefix.fields + suffix.fields + second.fields
+
+
+def _crosses(prefix: _Affix, suffix: _Affix) -> bool:
+    """Whether hunspell accepts this cross-product prefix with this cross-product suffix: both
+    circumfix or neither, not both NEEDAFFIX, no compound-only prefix."""
+    return (
+        prefix.cross
+        and prefix.circumfix == suffix.circumfix
+        and not (prefix.need and suffix.need)
+        and not prefix.compound_only
+    )
+
+
+def _may_apply(entry: _Affix, edge: str) -> bool:
+    """Whether `entry` may apply to a word with this edge character (its last for a suffix, its
+    first for a prefix): a cheap filter before ``_Affix.apply``."""
+    if not edge:
+        return True
+    if entry.strip:
+        return entry.strip[-1 if entry.suffix else 0] == edge
+    return entry.edge is None or entry.edge.fullmatch(edge) is not None
+
+
+def _generate(entries: list[_Entry], rules: _Rules) -> Iterator[Form]:
+    """The forms of every entry, in word list order, minus the spellings hunspell never matches:
+    those whose first word list entry is forbidden, and those ICONV would change.
+
+    A form holds an ICONV pattern only if it holds the pattern's last character, which comes from
+    the root or an affix: only the forms of such roots are tested, unless an affix brings one."""
+    expander = _Expander(rules)
+    forbidden = _forbidden_words(entries, expander.forbidden)
+    changes = _iconv_changes(rules.iconv)
+    ends = frozenset(_iconv_pattern(pattern)[-1:] for pattern, _ in rules.iconv) - {""}
+    affixes = [
+        entry for table in (rules.prefixes, rules.suffixes) for e in table.values() for entry in e
+    ]
+    test_all = any(not ends.isdisjoint(affix.add) for affix in affixes)
+    for entry in entries:
+        forms: Iterable[Form] = expander.expand(entry)
+        if changes is not None and (test_all or not ends.isdisjoint(entry.word)):
+            forms = [(form, fields) for form, fields in forms if not changes(form)]
+        if forbidden:
+            forms = [(form, fields) for form, fields in forms if form not in forbidden]
+        yield from forms
+
+
+def _forbidden_words(entries: list[_Entry], flag: int | None) -> frozenset[str]:
+    """Spellings whose first entry carries the FORBIDDENWORD flag (hunspell finds that entry
+    first and rejects the word)."""
+    if flag is None:
+        return frozenset()
+    first: dict[str, bool] = {}
+    for entry in entries:
+        first.setdefault(entry.word, flag in entry.flags)
+    return frozenset(word for word, forbidden in first.items() if forbidden)
+
+
+def _iconv_changes(table: list[tuple[str, str]]) -> Callable[[str], bool] | None:
+    """A predicate telling whether hunspell's ICONV conversion changes a word, or None.
+
+    As hunspell's ``RepList::conv``: left to right, the longest pattern at each place is replaced
+    if it has a replacement for that place; ``_`` at a pattern's start or end ties it to the
+    word's start or end (``RepList::add`` and ``replace``)."""
+    if not table:
+        return None
+    # pattern → replacements anywhere, at the start, at the end, as the whole word
+    outputs: dict[str, list[str]] = {}
+    for pattern, replacement in table:
+        kind = pattern.startswith("_") + 2 * (len(pattern) > 1 and pattern.endswith("_"))
+        replacements = outputs.setdefault(_iconv_pattern(pattern), ["", "", "", ""])
+        replacements[kind] = replacement.replace("_", " ")
+    patterns = sorted((p for p in outputs if p), key=len, reverse=True)
+    search = re.compile("|".join(map(re.escape, patterns))).search
+
+    def changes(word: str) -> bool:
+        if search(word) is None:
+            return False
+        i = 0
+        while i < len(word):
+            pattern = next((p for p in patterns if word.startswith(p, i)), None)
+            if pattern is None:
+                i += 1
+                continue
+            kind = 1 if i == 0 else 0
+            if i + len(pattern) == len(word):
+                kind += 2
+            replacement = outputs[pattern]
+            while kind and not replacement[kind]:
+                kind = 0 if kind == 2 and i != 0 else kind - 1
+            if not replacement[kind]:
+                i += 1
+            elif replacement[kind] != pattern:
+                return True
+            else:
+                i += len(pattern)
+        return False
+
+    return changes
+
+
+def _iconv_pattern(pattern: str) -> str:
+    """An ICONV pattern without its ``_`` anchors (start, end), other ``_`` read as spaces."""
+    if pattern.startswith("_"):
+        pattern = pattern[1:]
+    if pattern.endswith("_"):
+        pattern = pattern[:-1]
+    return pattern.replace("_", " ")
