@@ -65,6 +65,14 @@ cdef struct Dir:  # the board seen along one direction, line-major (line r, posi
     uint8_t anchor[MAX_SQUARES]
 
 
+cdef struct Left:  # a left part: rack tiles spelling a path of the graph from the root
+    int64_t node
+    uint64_t follow  # letters the rack (what it has left) may add after it, on the anchor
+    int length
+    uint8_t letters[MAX_SIDE]
+    uint8_t blank[MAX_SIDE]
+
+
 cdef struct Anchor:
     int64_t bound
     int across, line, col
@@ -88,6 +96,9 @@ cdef struct Gen:
     int* best  # the top best scores found so far, descending
     int n_best
     bint failed
+    Left* lefts  # every left part of the rack, shortest first
+    Py_ssize_t n_lefts, lefts_cap
+    Py_ssize_t lefts_up_to[MAX_SIDE + 1]  # left parts of at most that many tiles: lefts[:n]
 
 
 cdef inline int64_t child(const uint64_t* nodes, int64_t node, int letter) noexcept nogil:
@@ -307,15 +318,29 @@ cdef inline void give(Gen* g, int letter) noexcept nogil:
     g.rack_mask |= (<uint64_t>1) << letter
 
 
-cdef void left_part(Gen* g, int64_t node, int anchor, int limit) noexcept nogil:
-    """Every left part of up to ``limit`` rack tiles before ``anchor``, each extended."""
-    cdef uint64_t mask, candidates, bit
+cdef void collect_lefts(Gen* g, int64_t node, int depth) noexcept nogil:
+    """Every left part of up to ``depth`` more rack tiles from ``node``, in ``g.lefts``: the
+    same for every anchor, so each anchor only filters them (Appel & Jacobson's LeftPart,
+    walked once per rack instead of once per anchor)."""
+    cdef uint64_t mask = g.nodes[2 * node], candidates, bit
     cdef int letter
     cdef int64_t next_node
-    extend(g, node, anchor, anchor, anchor - g.placed)
-    if limit == 0 or (g.rack_mask == 0 and g.blanks == 0):
+    cdef Left* entry
+    if g.n_lefts == g.lefts_cap:
+        entry = <Left*>realloc(g.lefts, (g.lefts_cap * 2 + 64) * sizeof(Left))
+        if entry == NULL:
+            g.failed = True
+            return
+        g.lefts = entry
+        g.lefts_cap = g.lefts_cap * 2 + 64
+    entry = &g.lefts[g.n_lefts]
+    g.n_lefts += 1
+    entry.node = node
+    entry.follow = mask if g.blanks else mask & g.rack_mask
+    entry.length = g.placed
+    copy_stack(g, entry)
+    if depth == 0:
         return
-    mask = g.nodes[2 * node]
     candidates = mask if g.blanks else mask & g.rack_mask
     while candidates:
         bit = candidates & (~candidates + 1)
@@ -327,16 +352,49 @@ cdef void left_part(Gen* g, int64_t node, int anchor, int limit) noexcept nogil:
             take(g, letter)
             g.blank_stack[g.placed] = 0
             g.placed += 1
-            left_part(g, next_node, anchor, limit - 1)
+            collect_lefts(g, next_node, depth - 1)
             g.placed -= 1
             give(g, letter)
         if g.blanks:
             g.blanks -= 1
             g.blank_stack[g.placed] = 1
             g.placed += 1
-            left_part(g, next_node, anchor, limit - 1)
+            collect_lefts(g, next_node, depth - 1)
             g.placed -= 1
             g.blanks += 1
+
+
+cdef inline void copy_stack(Gen* g, Left* entry) noexcept nogil:
+    cdef int k
+    for k in range(g.placed):
+        entry.letters[k] = g.letter_stack[k]
+        entry.blank[k] = g.blank_stack[k]
+
+
+cdef int compare_lefts(const void* a, const void* b) noexcept nogil:
+    cdef const Left* x = <const Left*>a
+    cdef const Left* y = <const Left*>b
+    return (x.length > y.length) - (x.length < y.length)
+
+
+cdef void use_left(Gen* g, const Left* entry, int anchor) noexcept nogil:
+    """Lay the left part before ``anchor`` and grow the word through it."""
+    cdef int k
+    for k in range(entry.length):
+        g.letter_stack[k] = entry.letters[k]
+        g.blank_stack[k] = entry.blank[k]
+        if entry.blank[k]:
+            g.blanks -= 1
+        else:
+            take(g, entry.letters[k])
+    g.placed = entry.length
+    extend(g, entry.node, anchor, anchor, anchor - entry.length)
+    g.placed = 0
+    for k in range(entry.length):
+        if entry.blank[k]:
+            g.blanks += 1
+        else:
+            give(g, entry.letters[k])
 
 
 cdef int left_limit(Dir* d, int r, int c) noexcept nogil:
@@ -347,10 +405,14 @@ cdef int left_limit(Dir* d, int r, int c) noexcept nogil:
     return limit
 
 
-cdef void search_anchor(Gen* g, int r, int c) noexcept nogil:
+cdef void search_anchor(Gen* g, int r, int c, const int64_t* start_bound) noexcept nogil:
+    """Every move whose leftmost anchor is (r, c); with ``start_bound`` (top mode), not the left
+    parts whose first square's bound (see ``anchor_bound``) is below the threshold."""
     cdef Dir* d = g.dir
     cdef int L = d.length, start, k
     cdef int64_t node = 0
+    cdef Py_ssize_t i, n
+    cdef uint64_t allowed = d.allowed[r * L + c]
     g.line = r
     if c > 0 and d.tile[r * L + c - 1] >= 0:  # the tiles left of the anchor start the word
         start = c - 1
@@ -361,14 +423,23 @@ cdef void search_anchor(Gen* g, int r, int c) noexcept nogil:
             if node < 0:
                 return
         extend(g, node, c, c, start)
-    else:
-        left_part(g, 0, c, left_limit(d, r, c))
+        return
+    n = g.lefts_up_to[min(left_limit(d, r, c), MAX_SIDE)]
+    for i in range(n):
+        if g.lefts[i].follow & allowed == 0:
+            continue
+        if start_bound != NULL and start_bound[c - g.lefts[i].length] < threshold(g):
+            continue
+        use_left(g, &g.lefts[i], c)
 
 
-cdef int64_t anchor_bound(Gen* g, Dir* d, int r, int c, const int* best_value) noexcept nogil:
+cdef int64_t anchor_bound(
+    Gen* g, Dir* d, int r, int c, const int* best_value, int64_t* start_bound
+) noexcept nogil:
     """An upper bound on the score of every move found from the anchor (r, c): over every span
     through it, each empty square scored with the best rack tile it allows (``best_value``: per
-    square, -1 when no rack tile may go there), premiums and cross words included."""
+    square, -1 when no rack tile may go there), premiums and cross words included. The bound of
+    the spans from each first square s goes to ``start_bound[s]`` (-1 for none)."""
     cdef int L = d.length, base = r * L, first, last, s, e, i, k
     cdef int n_rack = g.blanks
     cdef int64_t main, mult, cross, bound = -1, total
@@ -383,6 +454,7 @@ cdef int64_t anchor_bound(Gen* g, Dir* d, int r, int c, const int* best_value) n
         first = c - left_limit(d, r, c)
         last = c
     for s in range(first, last + 1):
+        start_bound[s] = -1
         main = 0
         mult = 1
         cross = 0
@@ -401,8 +473,10 @@ cdef int64_t anchor_bound(Gen* g, Dir* d, int r, int c, const int* best_value) n
                     cross += (d.cross_value[i] + best_value[i]) * d.word_mult[i]
             if e >= c and (e + 1 == L or d.tile[i + 1] < 0):
                 total = main * mult + cross + (g.bingo if k == g.rack_size else 0)
-                if total > bound:
-                    bound = total
+                if total > start_bound[s]:
+                    start_bound[s] = total
+        if start_bound[s] > bound:
+            bound = start_bound[s]
     return bound
 
 
@@ -418,19 +492,55 @@ cdef int compare_anchors(const void* a, const void* b) noexcept nogil:
     return -1 if x.col < y.col else (1 if x.col > y.col else 0)
 
 
-cdef int compare_moves(const void* a, const void* b) noexcept nogil:
-    """Best first: score, then the square (row, column), across first."""
-    cdef const Rec* x = <const Rec*>a
-    cdef const Rec* y = <const Rec*>b
-    if x.score != y.score:
-        return -1 if x.score > y.score else 1
-    if x.row != y.row:
-        return -1 if x.row < y.row else 1
-    if x.col != y.col:
-        return -1 if x.col < y.col else 1
-    if x.across != y.across:
-        return -1 if x.across > y.across else 1
-    return 0
+cdef bint order_moves(Gen* g, int32_t* order) noexcept nogil:
+    """``order``: the moves' indices best first (score, then square, across first), by two
+    stable counting sorts (square, then score): linear in the moves. False if out of memory."""
+    cdef Py_ssize_t i, n = g.n
+    cdef int low = 0, high = 0, key, total, count
+    cdef int32_t* by_square = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+    cdef int32_t* counts
+    for i in range(n):
+        if i == 0 or g.out[i].score < low:
+            low = g.out[i].score
+        if i == 0 or g.out[i].score > high:
+            high = g.out[i].score
+    cdef int buckets = max(high - low + 1, 2 * MAX_SQUARES)
+    counts = <int32_t*>malloc((buckets + 1) * sizeof(int32_t))
+    if by_square == NULL or counts == NULL:
+        free(by_square)
+        free(counts)
+        return False
+    memset(counts, 0, (buckets + 1) * sizeof(int32_t))
+    for i in range(n):
+        counts[square_key(&g.out[i])] += 1
+    total = 0
+    for key in range(buckets):
+        count = counts[key]
+        counts[key] = total
+        total += count
+    for i in range(n):
+        key = square_key(&g.out[i])
+        by_square[counts[key]] = i
+        counts[key] += 1
+    memset(counts, 0, (buckets + 1) * sizeof(int32_t))
+    for i in range(n):
+        counts[high - g.out[i].score] += 1
+    total = 0
+    for key in range(buckets):
+        count = counts[key]
+        counts[key] = total
+        total += count
+    for i in range(n):
+        key = high - g.out[by_square[i]].score
+        order[counts[key]] = by_square[i]
+        counts[key] += 1
+    free(by_square)
+    free(counts)
+    return True
+
+
+cdef inline int square_key(const Rec* rec) noexcept nogil:
+    return (rec.row * MAX_SIDE + rec.col) * 2 + (0 if rec.across else 1)
 
 
 cdef void best_values(Gen* g, Dir* d, int* best_value) noexcept nogil:
@@ -498,10 +608,15 @@ def generate(
     cdef Dir* dirs = <Dir*>malloc(2 * sizeof(Dir))
     cdef Anchor* anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
     cdef int* best = <int*>malloc((top if top > 0 else 1) * sizeof(int))
-    cdef int* best_value = <int*>malloc(MAX_SQUARES * sizeof(int))
+    cdef int* best_value = <int*>malloc(2 * MAX_SQUARES * sizeof(int))
+    cdef int64_t start_bound[MAX_SIDE]
+    cdef int n_rack = jokers, max_left = 0, length
     cdef int value_table[64]
     cdef bint empty_board = True
     cdef array.array result
+    cdef int32_t* order = NULL
+    cdef int* out
+    cdef const Rec* rec
     memset(&g, 0, sizeof(Gen))
     try:
         if dirs == NULL or anchors == NULL or best == NULL or best_value == NULL:
@@ -515,6 +630,7 @@ def generate(
         width = jokers
         for i in range(n_letters):
             width += g.counts[i]
+        n_rack = width
         for i in range(rows * cols):
             if t[i]:
                 empty_board = False
@@ -536,50 +652,68 @@ def generate(
                 g.dir = &dirs[k]
                 g.across = k == 0
                 if top > 0:
-                    best_values(&g, &dirs[k], best_value)
+                    best_values(&g, &dirs[k], best_value + k * MAX_SQUARES)
                 for r in range(dirs[k].lines):
                     for c in range(dirs[k].length):
                         if dirs[k].anchor[r * dirs[k].length + c]:
                             anchors[n_anchors].across = g.across
                             anchors[n_anchors].line = r
                             anchors[n_anchors].col = c
-                            anchors[n_anchors].bound = (
-                                anchor_bound(&g, &dirs[k], r, c, best_value) if top > 0 else 0
-                            )
+                            anchors[n_anchors].bound = 0
+                            if top > 0:
+                                anchors[n_anchors].bound = anchor_bound(
+                                    &g, &dirs[k], r, c, best_value + k * MAX_SQUARES, start_bound
+                                )
                             n_anchors += 1
+                            max_left = max(max_left, left_limit(&dirs[k], r, c))
+            # The left parts leave a tile for the anchor.
+            collect_lefts(&g, 0, min(max_left, n_rack - 1))
+            qsort(g.lefts, g.n_lefts, sizeof(Left), compare_lefts)
+            for length in range(MAX_SIDE + 1):
+                g.lefts_up_to[length] = 0
+            for i in range(g.n_lefts):
+                g.lefts_up_to[g.lefts[i].length] = i + 1
+            for length in range(1, MAX_SIDE + 1):
+                g.lefts_up_to[length] = max(g.lefts_up_to[length], g.lefts_up_to[length - 1])
             if top > 0:
                 qsort(anchors, n_anchors, sizeof(Anchor), compare_anchors)
             for i in range(n_anchors):
-                if top > 0 and anchors[i].bound < threshold(&g):
+                if g.failed or (top > 0 and anchors[i].bound < threshold(&g)):
                     break
                 g.across = anchors[i].across
-                g.dir = &dirs[0] if g.across else &dirs[1]
-                search_anchor(&g, anchors[i].line, anchors[i].col)
-                if g.failed:
-                    break
+                k = 0 if g.across else 1
+                g.dir = &dirs[k]
+                if top > 0:
+                    anchor_bound(&g, g.dir, anchors[i].line, anchors[i].col,
+                                 best_value + k * MAX_SQUARES, start_bound)
+                search_anchor(&g, anchors[i].line, anchors[i].col,
+                              start_bound if top > 0 else NULL)
             if top > 0:
                 compact(&g)
-            qsort(g.out, g.n, sizeof(Rec), compare_moves)
+            order = <int32_t*>malloc((g.n + 1) * sizeof(int32_t))
+            if order == NULL or not order_moves(&g, order):
+                g.failed = True
         if g.failed:
             raise MemoryError()
         result = array.clone(array.array("i"), g.n * (HEADER + width), zero=False)
+        out = result.data.as_ints
         for i in range(g.n):
+            rec = &g.out[order[i]]
             k = i * (HEADER + width)
-            result.data.as_ints[k] = g.out[i].score
-            result.data.as_ints[k + 1] = g.out[i].row
-            result.data.as_ints[k + 2] = g.out[i].col
-            result.data.as_ints[k + 3] = g.out[i].across
-            result.data.as_ints[k + 4] = g.out[i].length
+            out[k] = rec.score
+            out[k + 1] = rec.row
+            out[k + 2] = rec.col
+            out[k + 3] = rec.across
+            out[k + 4] = rec.length
             for r in range(width):
-                if r < g.out[i].count:
-                    result.data.as_ints[k + HEADER + r] = (
-                        g.out[i].letters[r] + (C_BLANK_FLAG if g.out[i].blank[r] else 0)
-                    )
-                else:
-                    result.data.as_ints[k + HEADER + r] = -1
+                out[k + HEADER + r] = (
+                    rec.letters[r] + (C_BLANK_FLAG if rec.blank[r] else 0) if r < rec.count else -1
+                )
         return result, width
     finally:
         free(g.out)
+        free(order)
+        free(g.lefts)
         free(dirs)
         free(anchors)
         free(best)
