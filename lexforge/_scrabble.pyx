@@ -98,7 +98,8 @@ cdef struct Gen:
     bint failed
     Left* lefts  # every left part of the rack, shortest first
     Py_ssize_t n_lefts, lefts_cap
-    Py_ssize_t lefts_up_to[MAX_SIDE + 1]  # left parts of at most that many tiles: lefts[:n]
+    Py_ssize_t lefts_up_to[MAX_SIDE + 1]
+    int64_t rack_best[MAX_SIDE + 1]  # sum of the k highest tile values of the rack  # left parts of at most that many tiles: lefts[:n]
 
 
 cdef inline int64_t child(const uint64_t* nodes, int64_t node, int letter) noexcept nogil:
@@ -125,7 +126,8 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
                    bint empty_board) noexcept nogil:
     """The direction's lines, anchors and cross-checks."""
     cdef int r, c, s, top, bottom, i, letter
-    cdef int64_t node, end
+    cdef int64_t node, end, branch
+    cdef uint64_t mask
     cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
     cdef uint64_t allowed
     d.lines = rows if across else cols
@@ -173,13 +175,18 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
                     break
             allowed = 0
             if node >= 0:
-                for letter in range(n_letters):
-                    end = child(nodes, node, letter)
+                mask = nodes[2 * node]
+                end = <int64_t>(nodes[2 * node + 1] & NO_WORD) - 1
+                while mask:
+                    letter = ctz(mask)
+                    mask &= mask - 1
+                    end += 1  # the children are in letter order
+                    branch = end
                     s = r + 1
-                    while end >= 0 and s <= bottom:
-                        end = child(nodes, end, d.tile[s * L + c])
+                    while branch >= 0 and s <= bottom:
+                        branch = child(nodes, branch, d.tile[s * L + c])
                         s += 1
-                    if end >= 0 and is_word(nodes, end):
+                    if branch >= 0 and is_word(nodes, branch):
                         allowed |= (<uint64_t>1) << letter
             d.allowed[i] = allowed
 
@@ -442,7 +449,8 @@ cdef int64_t anchor_bound(
     the spans from each first square s goes to ``start_bound[s]`` (-1 for none)."""
     cdef int L = d.length, base = r * L, first, last, s, e, i, k
     cdef int n_rack = g.blanks
-    cdef int64_t main, mult, cross, bound = -1, total
+    cdef int64_t tiles, new, mult, cross, bound = -1, total, paired
+    cdef int doubles, triples
     for k in range(64):
         n_rack += g.counts[k]
     if c > 0 and d.tile[base + c - 1] >= 0:
@@ -455,24 +463,32 @@ cdef int64_t anchor_bound(
         last = c
     for s in range(first, last + 1):
         start_bound[s] = -1
-        main = 0
+        tiles = 0
+        new = 0
         mult = 1
         cross = 0
         k = 0
+        doubles = 0
+        triples = 0
         for e in range(s, L):
             i = base + e
             if d.tile[i] >= 0:
-                main += d.tile_value[i]
+                tiles += d.tile_value[i]
             else:
                 if best_value[i] < 0 or k == n_rack:
                     break
                 k += 1
-                main += best_value[i]
+                new += best_value[i]
+                doubles += d.letter_mult[i] == 2
+                triples += d.letter_mult[i] == 3
                 mult *= d.word_mult[i]
                 if d.cross_value[i] != NO_CROSS:
                     cross += (d.cross_value[i] + best_value[i]) * d.word_mult[i]
             if e >= c and (e + 1 == L or d.tile[i + 1] < 0):
-                total = main * mult + cross + (g.bingo if k == g.rack_size else 0)
+                # The new tiles score at most the rack's best values on the best letter premiums.
+                paired = g.rack_best[k] + g.rack_best[doubles + triples] + g.rack_best[triples]
+                total = (tiles + min(new, paired)) * mult + cross
+                total += g.bingo if k == g.rack_size else 0
                 if total > start_bound[s]:
                     start_bound[s] = total
         if start_bound[s] > bound:
@@ -543,6 +559,25 @@ cdef inline int square_key(const Rec* rec) noexcept nogil:
     return (rec.row * MAX_SIDE + rec.col) * 2 + (0 if rec.across else 1)
 
 
+cdef void rack_best_values(Gen* g) noexcept nogil:
+    """``g.rack_best[k]``: the sum of the k highest values of the rack's tiles (blanks 0)."""
+    cdef int sorted_values[MAX_SIDE]
+    cdef int n = 0, letter, k, j, v
+    for letter in range(64):
+        for k in range(g.counts[letter]):
+            if n < MAX_SIDE:
+                v = g.values[letter]
+                j = n
+                while j > 0 and sorted_values[j - 1] < v:
+                    sorted_values[j] = sorted_values[j - 1]
+                    j -= 1
+                sorted_values[j] = v
+                n += 1
+    g.rack_best[0] = 0
+    for k in range(1, MAX_SIDE + 1):
+        g.rack_best[k] = g.rack_best[k - 1] + (sorted_values[k - 1] if k <= n else 0)
+
+
 cdef void best_values(Gen* g, Dir* d, int* best_value) noexcept nogil:
     """Per empty square, the highest value (letter premium included) a rack tile may score there;
     0 if only a blank may go there, -1 if nothing may."""
@@ -604,6 +639,8 @@ def generate(
     for i in range(rows * cols):
         if t[i] > n_letters:
             raise ValueError(f"tile {t[i]} beyond the {n_letters} letters")
+        if not (1 <= lmult[i] <= 3 and 1 <= wmult[i]):
+            raise ValueError("letter premiums are 1, 2 or 3; word premiums at least 1")
     cdef Gen g
     cdef Dir* dirs = <Dir*>malloc(2 * sizeof(Dir))
     cdef Anchor* anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
@@ -631,6 +668,7 @@ def generate(
         for i in range(n_letters):
             width += g.counts[i]
         n_rack = width
+        rack_best_values(&g)
         for i in range(rows * cols):
             if t[i]:
                 empty_board = False
