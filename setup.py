@@ -1,5 +1,5 @@
-"""Builds the compiled search, lexforge/_search.pyx, with Cython; the rest of the
-project's metadata is in pyproject.toml."""
+"""Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx) with
+Cython; the rest of the project's metadata is in pyproject.toml."""
 
 import platform
 
@@ -14,13 +14,17 @@ SEARCH = Extension(
     "lexforge._search", ["lexforge/_search.pyx"], extra_compile_args=["-O3", *POPCNT]
 )
 
+SCRABBLE = Extension(
+    "lexforge._scrabble", ["lexforge/_scrabble.pyx"], extra_compile_args=["-O3", *POPCNT]
+)
+
 # The graph check imports no numpy, so the rack search can run it on a graph it maps without numpy.
 NODECHECK = Extension(
     "lexforge._nodecheck", ["lexforge/_nodecheck.pyx"], extra_compile_args=["-O3", *POPCNT]
 )
 
 setup(
-    ext_modules=cythonize([SEARCH, NODECHECK], compiler_directives={"language_level": 3}),
+    ext_modules=cythonize([SEARCH, SCRABBLE, NODECHECK], compiler_directives={"language_level": 3}),
     # setuptools' own scratch space; its default, build/, is where the lexicons are built.
     options={"build": {"build_base": ".setuptools-build"}},
 )

@@ -206,8 +206,10 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
     lexicon = load_lexicon(args)
     text, source = read_input(args.board)
     board = scrabble.parse_board(text, lexicon.language, scrabble.load_layout(args.layout), source)
-    moves = scrabble.find_moves(lexicon, board, args.rack)
-    shown = moves[: args.top] if args.top else moves
+    if args.top < 0:
+        raise UserError(f"--top {args.top}: give a number of moves, or 0 for all")
+    moves = scrabble.generate(lexicon, board, args.rack)  # compact: Move objects only for shown
+    shown = moves.best(args.top or None)
     if args.json:
         emit_json(
             {

@@ -17,6 +17,8 @@ score, in the same order.
 lexicon against the rack's letter counts instead of walking the anagram-key graph; and
 ``scrabble_brute_force`` for lexforge.scrabble: it tries every word at every position of the
 board and scores the board that results, instead of walking the letter graph from anchors.
+``scrabble_moves_python`` is the plain-Python Appel–Jacobson generator the compiled one
+(lexforge/_scrabble.pyx) was written from: the same algorithm, line by line, as a second oracle.
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ import numpy as np
 
 from lexforge.anagram import Match, parse_rack, show_jokers
 from lexforge.boggle import BoggleWord, boggle_score
-from lexforge.graph import graph_letters
+from lexforge.graph import ROOT, graph_letters
 from lexforge.grid import Grid, neighbours
 from lexforge.ruzzle import RuzzleWord, check_values, ruzzle_score, sort_words
-from lexforge.scrabble import Board, Move, best_first, place
+from lexforge.scrabble import Board, Move, best_first, parse_scrabble_rack, place
 
 if TYPE_CHECKING:
     from lexforge.lexicon import Lexicon
@@ -346,3 +348,250 @@ def _scored_move(
     )
     row, col = divmod(main[0], cols)
     return Move(shown, row, col, across, total, tuple(placed))
+
+
+def scrabble_moves_python(lexicon: Lexicon, board: Board, rack_text: str) -> list[Move]:
+    """Every legal move, best first, by Appel & Jacobson's algorithm in plain Python: what
+    lexforge.scrabble.find_moves returns (see lexforge/scrabble.py's docstring)."""
+    rack = parse_scrabble_rack(lexicon, rack_text)
+    moves: dict[tuple, Move] = {}
+    for across in (True, False):
+        direction = _ScrabbleDirection(lexicon, board, across)
+        for move in direction.moves(rack.letters, rack.jokers):
+            moves.setdefault(tuple(sorted(move.placed)), move)
+    return best_first(moves.values())
+
+
+NO_WORD = 0xFFFFFFFF  # the high half of a node's second word when no word ends there
+
+
+class _ScrabbleDirection:
+    """The board seen along one direction: rows are the lines words run along."""
+
+    def __init__(self, lexicon: Lexicon, board: Board, across: bool) -> None:
+        self.nodes = lexicon.word_nodes
+        self.letters = graph_letters(lexicon.language.alphabet)
+        index = {letter: i for i, letter in enumerate(self.letters)}
+        values = lexicon.language.tile_values
+        self.values = [values.get(letter, 0) for letter in self.letters]
+        self.bingo = (lexicon.language.rack_size, lexicon.language.bingo_bonus)
+        self.across = across
+        self.rows, self.cols = (board.rows, board.cols) if across else (board.cols, board.rows)
+        self.squares = [
+            [r * board.cols + c if across else c * board.cols + r for c in range(self.cols)]
+            for r in range(self.rows)
+        ]
+        layout = board.layout
+        self.tile = [[index.get(board.tiles[s], -1) for s in line] for line in self.squares]
+        self.tile_value = [
+            [0 if s in board.blanks else values.get(board.tiles[s], 0) for s in line]
+            for line in self.squares
+        ]
+        self.shown = [
+            [board.tiles[s].lower() if s in board.blanks else board.tiles[s] for s in line]
+            for line in self.squares
+        ]
+        self.letter_mult = [[layout.letter_mult(s) for s in line] for line in self.squares]
+        self.word_mult = [[layout.word_mult(s) for s in line] for line in self.squares]
+        self.empty_board = not any(board.tiles)
+        self.start = layout.start
+
+    # --- the letter graph ---
+
+    def child(self, node: int, letter: int) -> int:
+        """The node after ``letter``, or -1."""
+        mask = self.nodes[2 * node]
+        bit = 1 << letter
+        if not mask & bit:
+            return -1
+        return (self.nodes[2 * node + 1] & NO_WORD) + (mask & (bit - 1)).bit_count()
+
+    def is_word(self, node: int) -> bool:
+        return self.nodes[2 * node + 1] >> 32 != NO_WORD
+
+    def walk(self, node: int, letters: list[int]) -> int:
+        for letter in letters:
+            node = self.child(node, letter)
+            if node < 0:
+                break
+        return node
+
+    # --- the board ---
+
+    def is_anchor(self, r: int, c: int) -> bool:
+        if self.tile[r][c] >= 0:
+            return False
+        if self.empty_board:
+            return self.squares[r][c] == self.start
+        return any(
+            0 <= rr < self.rows and 0 <= cc < self.cols and self.tile[rr][cc] >= 0
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        )
+
+    def perpendicular(self, r: int, c: int) -> tuple[list[int], list[int], int] | None:
+        """The tiles above and below the empty square (r, c), and their value; None if none."""
+        top = r
+        while top > 0 and self.tile[top - 1][c] >= 0:
+            top -= 1
+        bottom = r
+        while bottom + 1 < self.rows and self.tile[bottom + 1][c] >= 0:
+            bottom += 1
+        if top == bottom:
+            return None
+        above = [self.tile[i][c] for i in range(top, r)]
+        below = [self.tile[i][c] for i in range(r + 1, bottom + 1)]
+        value = sum(self.tile_value[i][c] for i in range(top, bottom + 1) if i != r)
+        return above, below, value
+
+    def cross_check(self, r: int, c: int) -> tuple[int, int | None]:
+        """(mask of the letters allowed on the empty square (r, c), value of the tiles of its
+        cross word, or None when it has none)."""
+        around = self.perpendicular(r, c)
+        if around is None:
+            return (1 << len(self.letters)) - 1, None
+        above, below, value = around
+        node = self.walk(ROOT, above)
+        allowed = 0
+        if node >= 0:
+            for letter in range(len(self.letters)):
+                child = self.child(node, letter)
+                if child >= 0:
+                    end = self.walk(child, below)
+                    if end >= 0 and self.is_word(end):
+                        allowed |= 1 << letter
+        return allowed, value
+
+    # --- the search ---
+
+    def moves(self, rack: dict[str, int], blanks: int) -> Iterator[Move]:
+        counts = [rack.get(letter, 0) for letter in self.letters]
+        for r in range(self.rows):
+            line = _ScrabbleLine(self, r, counts, blanks)
+            yield from line.moves()
+
+
+class _ScrabbleLine:
+    """The search along one row of a direction (Appel & Jacobson's LeftPart/ExtendRight)."""
+
+    def __init__(
+        self, direction: _ScrabbleDirection, r: int, counts: list[int], blanks: int
+    ) -> None:
+        self.d = direction
+        self.r = r
+        self.counts = counts
+        self.blanks = blanks
+        self.tile = direction.tile[r]
+        cols = direction.cols
+        self.anchor = [direction.is_anchor(r, c) for c in range(cols)]
+        self.allowed: list[int] = [0] * cols
+        self.cross_value: list[int | None] = [None] * cols
+        for c in range(cols):
+            if self.tile[c] < 0:
+                self.allowed[c], self.cross_value[c] = direction.cross_check(r, c)
+        self.found: list[Move] = []
+
+    def moves(self) -> list[Move]:
+        tile = self.tile
+        for c, is_anchor in enumerate(self.anchor):
+            if not is_anchor:
+                continue
+            if c > 0 and tile[c - 1] >= 0:  # the tiles left of the anchor start the word
+                start = c - 1
+                while start > 0 and tile[start - 1] >= 0:
+                    start -= 1
+                node = self.d.walk(ROOT, tile[start:c])
+                if node >= 0:
+                    self.extend(node, c, c, start, [])
+            else:
+                limit = 0  # empty non-anchor squares before the anchor
+                while c > limit and tile[c - limit - 1] < 0 and not self.anchor[c - limit - 1]:
+                    limit += 1
+                self.left_part(ROOT, c, limit, [])
+        return self.found
+
+    def use_tiles(self, letter: int) -> Iterator[bool]:
+        """Take a rack tile for ``letter`` (then a blank, if any) for the caller's branch:
+        yields whether it is a blank, and puts it back after."""
+        if self.counts[letter]:
+            self.counts[letter] -= 1
+            yield False
+            self.counts[letter] += 1
+        if self.blanks:
+            self.blanks -= 1
+            yield True
+            self.blanks += 1
+
+    def left_part(self, node: int, anchor: int, limit: int, part: list[tuple[int, bool]]) -> None:
+        """Every left part of up to ``limit`` rack tiles before ``anchor``, each extended."""
+        start = anchor - len(part)
+        placed = [(start + i, letter, blank) for i, (letter, blank) in enumerate(part)]
+        self.extend(node, anchor, anchor, start, placed)
+        if limit == 0:
+            return
+        mask = self.d.nodes[2 * node]
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            letter = bit.bit_length() - 1
+            child = self.d.child(node, letter)
+            for blank in self.use_tiles(letter):
+                part.append((letter, blank))
+                self.left_part(child, anchor, limit - 1, part)
+                part.pop()
+
+    def extend(
+        self, node: int, col: int, anchor: int, start: int, placed: list[tuple[int, int, bool]]
+    ) -> None:
+        """Grow the word from ``col`` rightwards; record it wherever it may end. ``placed``:
+        the rack tiles laid so far, as (column, letter, is a blank)."""
+        d = self.d
+        if col == d.cols:
+            if col > anchor and d.is_word(node):
+                self.record(start, col, placed)
+            return
+        if self.tile[col] >= 0:
+            child = d.child(node, self.tile[col])
+            if child >= 0:
+                self.extend(child, col + 1, anchor, start, placed)
+            return
+        if col > anchor and d.is_word(node):
+            self.record(start, col, placed)
+        candidates = d.nodes[2 * node] & self.allowed[col]
+        while candidates:
+            bit = candidates & -candidates
+            candidates ^= bit
+            letter = bit.bit_length() - 1
+            child = d.child(node, letter)
+            for blank in self.use_tiles(letter):
+                placed.append((col, letter, blank))
+                self.extend(child, col + 1, anchor, start, placed)
+                placed.pop()
+
+    def record(self, start: int, end: int, placed: list[tuple[int, int, bool]]) -> None:
+        """Score the word from ``start`` to ``end`` (excluded) with the rack tiles ``placed``."""
+        d, r = self.d, self.r
+        new = {col: (letter, blank) for col, letter, blank in placed}
+        main = 0
+        word_mult = 1
+        crosses = 0
+        word = []
+        for col in range(start, end):
+            if col not in new:
+                main += d.tile_value[r][col]
+                word.append(d.shown[r][col])
+                continue
+            letter, blank = new[col]
+            value = 0 if blank else d.values[letter] * d.letter_mult[r][col]
+            main += value
+            word_mult *= d.word_mult[r][col]
+            if self.cross_value[col] is not None:
+                crosses += (self.cross_value[col] + value) * d.word_mult[r][col]
+            word.append(d.letters[letter].lower() if blank else d.letters[letter])
+        rack_size, bingo = d.bingo
+        score = main * word_mult + crosses + (bingo if len(new) == rack_size else 0)
+        tiles = []
+        for col, letter, blank in placed:
+            shown = d.letters[letter].lower() if blank else d.letters[letter]
+            tiles.append((r, col, shown) if d.across else (col, r, shown))
+        row, column = (r, start) if d.across else (start, r)
+        self.found.append(Move("".join(word), row, column, d.across, score, tuple(tiles)))

@@ -1,6 +1,8 @@
 """Inspect a raw source: print its entries, one per line, UTF-8, before normalization.
 
-    python -m pipeline.read --format {dict,ods,freelang,aspell,hunspell,curation} PATH [--encoding ENC]
+    python -m pipeline.read --format FORMAT PATH [--encoding ENC]
+
+FORMAT is one of dict, ods, freelang, aspell, hunspell, curation.
 
 For aspell, every expanded form is printed (as ``aspell dump master | aspell expand`` would); for
 hunspell (PATH is the .dic, its .aff beside it), every form hunspell accepts, compounds aside.

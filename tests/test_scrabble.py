@@ -1,5 +1,6 @@
-"""Scrabble moves: hand-scored plays, the board and layout formats, and the Appel–Jacobson
-generator against the brute-force oracle on random games in every language."""
+"""Scrabble moves: hand-scored plays, the board and layout formats, and the compiled Appel–Jacobson
+generator against the plain-Python one and the brute-force oracle on random games in every
+language, all moves and the best N."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ def moves_of(lexicon: Lexicon, board_text: str, rack: str, layout: str | None = 
     board = scrabble.parse_board(board_text, lexicon.language, layout_)
     moves = scrabble.find_moves(lexicon, board, rack)
     assert moves == reference.scrabble_brute_force(lexicon, board, rack)
+    assert moves == reference.scrabble_moves_python(lexicon, board, rack)
     return {(m.position, m.word): m.score for m in moves}
 
 
@@ -95,6 +97,8 @@ def test_board_and_layout_errors_are_one_line():
         scrabble.find_moves(lex, board, "ABCDEFGH")
     with pytest.raises(UserError, match="3 jokers"):
         scrabble.find_moves(lex, board, "A???")
+    with pytest.raises(UserError, match="top 0: ask for at least one move"):
+        scrabble.find_moves(lex, board, "CHAT", top=0)
 
 
 def test_board_text_round_trips_with_blanks():
@@ -119,8 +123,9 @@ RANDOM_LAYOUT = scrabble.parse_layout(
     st.randoms(use_true_random=False),
 )
 def test_generator_matches_the_brute_force_on_random_games(code, picks, blanks, rng):
-    """A few turns of a random game (each a move of the generator's), then the generator and
-    the oracle on a random rack: the same moves, words, positions and scores."""
+    """A few turns of a random game (each a move of the generator's), then the compiled
+    generator, the Python one and the brute force on a random rack: the same moves, words,
+    positions and scores; the best N are the first N of them."""
     lex = small_lexicon(code)
     alphabet = lex.language.alphabet
     tiles = {t: n for t, n in lex.language.tile_counts.items() if len(t) == 1 and t in alphabet}
@@ -131,6 +136,8 @@ def test_generator_matches_the_brute_force_on_random_games(code, picks, blanks, 
         rack = "".join(letters) + "?" * blanks
         moves = scrabble.find_moves(lex, board, rack)
         assert moves == reference.scrabble_brute_force(lex, board, rack)
+        assert moves == reference.scrabble_moves_python(lex, board, rack)
+        assert_best_n(lex, board, rack, moves)
         if not moves:
             break
         board = scrabble.play(board, moves[pick % len(moves)])
@@ -145,3 +152,45 @@ def test_generator_matches_the_brute_force_on_a_standard_midgame_board():
     moves = scrabble.find_moves(lex, board, rack)
     assert len(moves) > 100
     assert moves == reference.scrabble_brute_force(lex, board, rack)
+    assert moves == reference.scrabble_moves_python(lex, board, rack)
+
+
+def assert_best_n(lex: Lexicon, board: scrabble.Board, rack: str, moves: list) -> None:
+    """The best N (1, 2, 5, 20) are the first N of all the moves, and the compact array holds
+    all of them, by score."""
+    for top in (1, 2, 5, 20):
+        assert scrabble.find_moves(lex, board, rack, top=top) == moves[:top]
+    compact = scrabble.generate(lex, board, rack)
+    assert len(compact) == len(moves)
+    assert [compact.score(i) for i in range(len(compact))] == [m.score for m in moves]
+    assert sorted(compact, key=lambda m: m.placed) == sorted(moves, key=lambda m: m.placed)
+
+
+STANDARD = scrabble.load_layout(None)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from(LANGUAGES),
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=12),
+    st.integers(0, 2),
+    st.randoms(use_true_random=False),
+)
+def test_generator_matches_the_python_generator_on_long_random_games(code, picks, blanks, rng):
+    """Longer random games on the standard board (up to 12 turns, so crowded mid-game lines),
+    the compiled generator against the plain-Python one (the brute force is too slow here),
+    all moves and the best N."""
+    lex = small_lexicon(code)
+    alphabet = lex.language.alphabet
+    tiles = {t: n for t, n in lex.language.tile_counts.items() if len(t) == 1 and t in alphabet}
+    blanks = min(blanks, lex.language.blanks)
+    board = scrabble.parse_board(EMPTY_15, lex.language, STANDARD)
+    for pick in picks:
+        rack = "".join(rng.choices(list(tiles), weights=list(tiles.values()), k=7 - blanks))
+        rack += "?" * blanks
+        moves = scrabble.find_moves(lex, board, rack)
+        assert moves == reference.scrabble_moves_python(lex, board, rack)
+        assert_best_n(lex, board, rack, moves)
+        if not moves:
+            break
+        board = scrabble.play(board, moves[pick % len(moves)])

@@ -1,0 +1,758 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The compiled Scrabble move generator behind lexforge.scrabble (Appel & Jacobson, 1988).
+
+It walks the words' letter graph (lexforge.graph's layout, read as 64-bit words: the child mask,
+then the first child in the low 32 bits and the word id in the high 32) exactly as the plain-Python
+generator of lexforge.reference does, direction by direction, line by line:
+
+* anchors: empty squares next to a tile (on an empty board, the start square);
+* cross-checks: the letters that make a word with the tiles above and below an empty square,
+  and the value of those tiles (the cross word's score without the new tile);
+* left parts: rack tiles over the empty non-anchor squares before an anchor (or the tiles
+  already there), then the word grows rightwards through the anchor.
+
+A move is one record: its score, the square of its first letter, its direction, its length and
+the letters of the tiles it places, in order (``BLANK_FLAG`` set for a blank); the new tiles
+fill exactly the empty squares of the word, so their squares need not be stored. No Python
+object is built per move.
+
+With ``top`` > 0 only the moves scoring at least the ``top``-th best score are kept: every anchor
+gets an upper bound on the score of any move found from it (the best playable tile value on each
+square, the premiums, the cross words and the bingo, over every span through the anchor), the
+anchors are searched best bound first and the search stops at the first anchor whose bound is
+below the ``top``-th best score found so far.
+"""
+
+from cpython cimport array
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.string cimport memcpy, memset
+
+import array
+
+cdef extern from *:
+    int popcount "__builtin_popcountll"(unsigned long long value) nogil
+    int ctz "__builtin_ctzll"(unsigned long long value) nogil
+
+cdef enum:
+    MAX_SIDE = 26
+    MAX_SQUARES = MAX_SIDE * MAX_SIDE
+    HEADER = 5  # ints before a record's tiles: score, row, col, across, length
+
+BLANK_FLAG = 256
+HEADER_INTS = HEADER
+cdef int C_BLANK_FLAG = 256
+cdef uint64_t NO_WORD = 0xFFFFFFFF
+cdef int NO_CROSS = -1
+
+
+cdef struct Rec:
+    int32_t score
+    uint8_t row, col, across, length, count
+    uint8_t letters[MAX_SIDE]
+    uint8_t blank[MAX_SIDE]
+
+
+cdef struct Dir:  # the board seen along one direction, line-major (line r, position c)
+    int lines, length
+    int tile[MAX_SQUARES]  # letter index, -1 for an empty square
+    int tile_value[MAX_SQUARES]  # 0 for a blank
+    int letter_mult[MAX_SQUARES]
+    int word_mult[MAX_SQUARES]
+    uint64_t allowed[MAX_SQUARES]  # cross-check of an empty square
+    int cross_value[MAX_SQUARES]  # tiles of its cross word, NO_CROSS when it has none
+    uint8_t anchor[MAX_SQUARES]
+
+
+cdef struct Left:  # a left part: rack tiles spelling a path of the graph from the root
+    int64_t node
+    uint64_t follow  # letters the rack (what it has left) may add after it, on the anchor
+    int length
+    uint8_t letters[MAX_SIDE]
+    uint8_t blank[MAX_SIDE]
+
+
+cdef struct Anchor:
+    int64_t bound
+    int across, line, col
+
+
+cdef struct Gen:
+    const uint64_t* nodes
+    Dir* dir
+    int across, line
+    int counts[64]
+    int blanks
+    uint64_t rack_mask  # letters with counts > 0
+    int values[64]
+    int rack_size, bingo
+    int letter_stack[MAX_SIDE]
+    int blank_stack[MAX_SIDE]
+    int placed
+    Rec* out
+    Py_ssize_t n, cap
+    int top
+    int* best  # the top best scores found so far, descending
+    int n_best
+    bint failed
+    Left* lefts  # every left part of the rack, shortest first
+    Py_ssize_t n_lefts, lefts_cap
+    Py_ssize_t lefts_up_to[MAX_SIDE + 1]
+    int64_t rack_best[MAX_SIDE + 1]  # sum of the k highest tile values of the rack  # left parts of at most that many tiles: lefts[:n]
+
+
+cdef inline int64_t child(const uint64_t* nodes, int64_t node, int letter) noexcept nogil:
+    cdef uint64_t mask = nodes[2 * node], bit = (<uint64_t>1) << letter
+    if mask & bit == 0:
+        return -1
+    return <int64_t>(nodes[2 * node + 1] & NO_WORD) + popcount(mask & (bit - 1))
+
+
+cdef inline bint is_word(const uint64_t* nodes, int64_t node) noexcept nogil:
+    return (nodes[2 * node + 1] >> 32) != NO_WORD
+
+
+cdef inline int threshold(Gen* g) noexcept nogil:
+    """The lowest score a move must have to be kept (top mode), or the lowest int."""
+    if g.top > 0 and g.n_best >= g.top:
+        return g.best[g.top - 1]
+    return -2147483647
+
+
+cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles,
+                   const uint8_t* blank, const uint8_t* lmult, const uint8_t* wmult,
+                   const int* values, const uint64_t* nodes, int n_letters, int start,
+                   bint empty_board) noexcept nogil:
+    """The direction's lines, anchors and cross-checks."""
+    cdef int r, c, s, top, bottom, i, letter
+    cdef int64_t node, end, branch
+    cdef uint64_t mask
+    cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
+    cdef uint64_t allowed
+    d.lines = rows if across else cols
+    d.length = cols if across else rows
+    cdef int L = d.length
+    for r in range(d.lines):
+        for c in range(L):
+            s = r * cols + c if across else c * cols + r
+            i = r * L + c
+            d.tile[i] = <int>tiles[s] - 1
+            d.tile_value[i] = 0 if (tiles[s] == 0 or blank[s]) else values[tiles[s] - 1]
+            d.letter_mult[i] = lmult[s]
+            d.word_mult[i] = wmult[s]
+    for r in range(d.lines):
+        for c in range(L):
+            i = r * L + c
+            d.anchor[i] = 0
+            d.allowed[i] = 0
+            d.cross_value[i] = NO_CROSS
+            if d.tile[i] >= 0:
+                continue
+            if empty_board:
+                s = r * cols + c if across else c * cols + r
+                d.anchor[i] = s == start
+            else:
+                d.anchor[i] = ((r > 0 and d.tile[i - L] >= 0) or (r + 1 < d.lines and d.tile[i + L] >= 0)
+                               or (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0))
+            top = r
+            while top > 0 and d.tile[(top - 1) * L + c] >= 0:
+                top -= 1
+            bottom = r
+            while bottom + 1 < d.lines and d.tile[(bottom + 1) * L + c] >= 0:
+                bottom += 1
+            if top == bottom:
+                d.allowed[i] = all_letters
+                continue
+            d.cross_value[i] = 0
+            for s in range(top, bottom + 1):
+                if s != r:
+                    d.cross_value[i] += d.tile_value[s * L + c]
+            node = 0
+            for s in range(top, r):
+                node = child(nodes, node, d.tile[s * L + c])
+                if node < 0:
+                    break
+            allowed = 0
+            if node >= 0:
+                mask = nodes[2 * node]
+                end = <int64_t>(nodes[2 * node + 1] & NO_WORD) - 1
+                while mask:
+                    letter = ctz(mask)
+                    mask &= mask - 1
+                    end += 1  # the children are in letter order
+                    branch = end
+                    s = r + 1
+                    while branch >= 0 and s <= bottom:
+                        branch = child(nodes, branch, d.tile[s * L + c])
+                        s += 1
+                    if branch >= 0 and is_word(nodes, branch):
+                        allowed |= (<uint64_t>1) << letter
+            d.allowed[i] = allowed
+
+
+cdef void record(Gen* g, int start, int end) noexcept nogil:
+    """Score the word of the line from ``start`` to ``end`` (excluded) with the placed tiles."""
+    cdef Dir* d = g.dir
+    cdef int L = d.length, base = g.line * L
+    cdef int col, k = 0, letter, value, main = 0, word_mult = 1, crosses = 0, score, i, pos = 0
+    cdef Rec* rec
+    for col in range(start, end):
+        i = base + col
+        if d.tile[i] >= 0:
+            main += d.tile_value[i]
+            continue
+        letter = g.letter_stack[k]
+        value = 0 if g.blank_stack[k] else g.values[letter] * d.letter_mult[i]
+        k += 1
+        pos = col
+        main += value
+        word_mult *= d.word_mult[i]
+        if d.cross_value[i] != NO_CROSS:
+            crosses += (d.cross_value[i] + value) * d.word_mult[i]
+    if not g.across and g.placed == 1:
+        # One tile making a word both ways is one move: the across search finds it too when the
+        # tile has a neighbour across (that word is the cross-check here) or is a word alone.
+        i = base + pos
+        if ((g.line > 0 and d.tile[i - L] >= 0) or (g.line + 1 < d.lines and d.tile[i + L] >= 0)
+                or is_word(g.nodes, child(g.nodes, 0, g.letter_stack[0]))):
+            return
+    score = main * word_mult + crosses + (g.bingo if g.placed == g.rack_size else 0)
+    if score < threshold(g):
+        return
+    if g.top > 0:
+        keep_best(g, score)
+    if g.n == g.cap:
+        if g.top > 0 and g.n >= 4 * g.top + 256:
+            compact(g)
+        if g.n == g.cap:
+            g.cap = g.cap * 2 + 64
+            rec = <Rec*>realloc(g.out, g.cap * sizeof(Rec))
+            if rec == NULL:
+                g.failed = True
+                g.cap = g.n
+                return
+            g.out = rec
+    rec = &g.out[g.n]
+    g.n += 1
+    rec.score = score
+    rec.across = g.across
+    rec.row = g.line if g.across else start
+    rec.col = start if g.across else g.line
+    rec.length = end - start
+    rec.count = g.placed
+    for k in range(g.placed):
+        rec.letters[k] = g.letter_stack[k]
+        rec.blank[k] = g.blank_stack[k]
+
+
+cdef void keep_best(Gen* g, int score) noexcept nogil:
+    """Insert ``score`` among the top best scores (descending, at most ``top`` of them)."""
+    cdef int i = g.n_best if g.n_best < g.top else g.top - 1
+    if g.n_best == g.top and score <= g.best[g.top - 1]:
+        return
+    while i > 0 and g.best[i - 1] < score:
+        g.best[i] = g.best[i - 1]
+        i -= 1
+    g.best[i] = score
+    if g.n_best < g.top:
+        g.n_best += 1
+
+
+cdef void compact(Gen* g) noexcept nogil:
+    """Drop the kept moves that no longer reach the threshold."""
+    cdef int limit = threshold(g)
+    cdef Py_ssize_t i, n = 0
+    for i in range(g.n):
+        if g.out[i].score >= limit:
+            if n != i:
+                g.out[n] = g.out[i]
+            n += 1
+    g.n = n
+
+
+cdef void extend(Gen* g, int64_t node, int col, int anchor, int start) noexcept nogil:
+    """Grow the word from ``col`` rightwards; record it wherever it may end."""
+    cdef Dir* d = g.dir
+    cdef int L = d.length, i = g.line * L + col, letter
+    cdef int64_t next_node
+    cdef uint64_t mask, candidates, bit
+    if col == L:
+        if col > anchor and is_word(g.nodes, node):
+            record(g, start, col)
+        return
+    if d.tile[i] >= 0:
+        next_node = child(g.nodes, node, d.tile[i])
+        if next_node >= 0:
+            extend(g, next_node, col + 1, anchor, start)
+        return
+    if col > anchor and is_word(g.nodes, node):
+        record(g, start, col)
+    mask = g.nodes[2 * node]
+    candidates = mask & d.allowed[i]
+    if g.blanks == 0:
+        candidates &= g.rack_mask
+    while candidates:
+        bit = candidates & (~candidates + 1)
+        candidates ^= bit
+        letter = ctz(bit)
+        next_node = <int64_t>(g.nodes[2 * node + 1] & NO_WORD) + popcount(mask & (bit - 1))
+        g.letter_stack[g.placed] = letter
+        if g.counts[letter]:
+            take(g, letter)
+            g.blank_stack[g.placed] = 0
+            g.placed += 1
+            extend(g, next_node, col + 1, anchor, start)
+            g.placed -= 1
+            give(g, letter)
+        if g.blanks:
+            g.blanks -= 1
+            g.blank_stack[g.placed] = 1
+            g.placed += 1
+            extend(g, next_node, col + 1, anchor, start)
+            g.placed -= 1
+            g.blanks += 1
+
+
+cdef inline void take(Gen* g, int letter) noexcept nogil:
+    g.counts[letter] -= 1
+    if g.counts[letter] == 0:
+        g.rack_mask &= ~((<uint64_t>1) << letter)
+
+
+cdef inline void give(Gen* g, int letter) noexcept nogil:
+    g.counts[letter] += 1
+    g.rack_mask |= (<uint64_t>1) << letter
+
+
+cdef void collect_lefts(Gen* g, int64_t node, int depth) noexcept nogil:
+    """Every left part of up to ``depth`` more rack tiles from ``node``, in ``g.lefts``: the
+    same for every anchor, so each anchor only filters them (Appel & Jacobson's LeftPart,
+    walked once per rack instead of once per anchor)."""
+    cdef uint64_t mask = g.nodes[2 * node], candidates, bit
+    cdef int letter
+    cdef int64_t next_node
+    cdef Left* entry
+    if g.n_lefts == g.lefts_cap:
+        entry = <Left*>realloc(g.lefts, (g.lefts_cap * 2 + 64) * sizeof(Left))
+        if entry == NULL:
+            g.failed = True
+            return
+        g.lefts = entry
+        g.lefts_cap = g.lefts_cap * 2 + 64
+    entry = &g.lefts[g.n_lefts]
+    g.n_lefts += 1
+    entry.node = node
+    entry.follow = mask if g.blanks else mask & g.rack_mask
+    entry.length = g.placed
+    copy_stack(g, entry)
+    if depth == 0:
+        return
+    candidates = mask if g.blanks else mask & g.rack_mask
+    while candidates:
+        bit = candidates & (~candidates + 1)
+        candidates ^= bit
+        letter = ctz(bit)
+        next_node = <int64_t>(g.nodes[2 * node + 1] & NO_WORD) + popcount(mask & (bit - 1))
+        g.letter_stack[g.placed] = letter
+        if g.counts[letter]:
+            take(g, letter)
+            g.blank_stack[g.placed] = 0
+            g.placed += 1
+            collect_lefts(g, next_node, depth - 1)
+            g.placed -= 1
+            give(g, letter)
+        if g.blanks:
+            g.blanks -= 1
+            g.blank_stack[g.placed] = 1
+            g.placed += 1
+            collect_lefts(g, next_node, depth - 1)
+            g.placed -= 1
+            g.blanks += 1
+
+
+cdef inline void copy_stack(Gen* g, Left* entry) noexcept nogil:
+    cdef int k
+    for k in range(g.placed):
+        entry.letters[k] = g.letter_stack[k]
+        entry.blank[k] = g.blank_stack[k]
+
+
+cdef int compare_lefts(const void* a, const void* b) noexcept nogil:
+    cdef const Left* x = <const Left*>a
+    cdef const Left* y = <const Left*>b
+    return (x.length > y.length) - (x.length < y.length)
+
+
+cdef void use_left(Gen* g, const Left* entry, int anchor) noexcept nogil:
+    """Lay the left part before ``anchor`` and grow the word through it."""
+    cdef int k
+    for k in range(entry.length):
+        g.letter_stack[k] = entry.letters[k]
+        g.blank_stack[k] = entry.blank[k]
+        if entry.blank[k]:
+            g.blanks -= 1
+        else:
+            take(g, entry.letters[k])
+    g.placed = entry.length
+    extend(g, entry.node, anchor, anchor, anchor - entry.length)
+    g.placed = 0
+    for k in range(entry.length):
+        if entry.blank[k]:
+            g.blanks += 1
+        else:
+            give(g, entry.letters[k])
+
+
+cdef int left_limit(Dir* d, int r, int c) noexcept nogil:
+    """The empty non-anchor squares just before the anchor (r, c)."""
+    cdef int L = d.length, limit = 0
+    while c > limit and d.tile[r * L + c - limit - 1] < 0 and not d.anchor[r * L + c - limit - 1]:
+        limit += 1
+    return limit
+
+
+cdef void search_anchor(Gen* g, int r, int c, const int64_t* start_bound) noexcept nogil:
+    """Every move whose leftmost anchor is (r, c); with ``start_bound`` (top mode), not the left
+    parts whose first square's bound (see ``anchor_bound``) is below the threshold."""
+    cdef Dir* d = g.dir
+    cdef int L = d.length, start, k
+    cdef int64_t node = 0
+    cdef Py_ssize_t i, n
+    cdef uint64_t allowed = d.allowed[r * L + c]
+    g.line = r
+    if c > 0 and d.tile[r * L + c - 1] >= 0:  # the tiles left of the anchor start the word
+        start = c - 1
+        while start > 0 and d.tile[r * L + start - 1] >= 0:
+            start -= 1
+        for k in range(start, c):
+            node = child(g.nodes, node, d.tile[r * L + k])
+            if node < 0:
+                return
+        extend(g, node, c, c, start)
+        return
+    n = g.lefts_up_to[min(left_limit(d, r, c), MAX_SIDE)]
+    for i in range(n):
+        if g.lefts[i].follow & allowed == 0:
+            continue
+        if start_bound != NULL and start_bound[c - g.lefts[i].length] < threshold(g):
+            continue
+        use_left(g, &g.lefts[i], c)
+
+
+cdef int64_t anchor_bound(
+    Gen* g, Dir* d, int r, int c, const int* best_value, int64_t* start_bound
+) noexcept nogil:
+    """An upper bound on the score of every move found from the anchor (r, c): over every span
+    through it, each empty square scored with the best rack tile it allows (``best_value``: per
+    square, -1 when no rack tile may go there), premiums and cross words included. The bound of
+    the spans from each first square s goes to ``start_bound[s]`` (-1 for none)."""
+    cdef int L = d.length, base = r * L, first, last, s, e, i, k
+    cdef int n_rack = g.blanks
+    cdef int64_t tiles, new, mult, cross, bound = -1, total, paired
+    cdef int doubles, triples
+    for k in range(64):
+        n_rack += g.counts[k]
+    if c > 0 and d.tile[base + c - 1] >= 0:
+        first = c - 1
+        while first > 0 and d.tile[base + first - 1] >= 0:
+            first -= 1
+        last = first
+    else:
+        first = c - left_limit(d, r, c)
+        last = c
+    for s in range(first, last + 1):
+        start_bound[s] = -1
+        tiles = 0
+        new = 0
+        mult = 1
+        cross = 0
+        k = 0
+        doubles = 0
+        triples = 0
+        for e in range(s, L):
+            i = base + e
+            if d.tile[i] >= 0:
+                tiles += d.tile_value[i]
+            else:
+                if best_value[i] < 0 or k == n_rack:
+                    break
+                k += 1
+                new += best_value[i]
+                doubles += d.letter_mult[i] == 2
+                triples += d.letter_mult[i] == 3
+                mult *= d.word_mult[i]
+                if d.cross_value[i] != NO_CROSS:
+                    cross += (d.cross_value[i] + best_value[i]) * d.word_mult[i]
+            if e >= c and (e + 1 == L or d.tile[i + 1] < 0):
+                # The new tiles score at most the rack's best values on the best letter premiums.
+                paired = g.rack_best[k] + g.rack_best[doubles + triples] + g.rack_best[triples]
+                total = (tiles + min(new, paired)) * mult + cross
+                total += g.bingo if k == g.rack_size else 0
+                if total > start_bound[s]:
+                    start_bound[s] = total
+        if start_bound[s] > bound:
+            bound = start_bound[s]
+    return bound
+
+
+cdef int compare_anchors(const void* a, const void* b) noexcept nogil:
+    cdef const Anchor* x = <const Anchor*>a
+    cdef const Anchor* y = <const Anchor*>b
+    if x.bound != y.bound:
+        return -1 if x.bound > y.bound else 1
+    if x.across != y.across:
+        return -1 if x.across > y.across else 1
+    if x.line != y.line:
+        return -1 if x.line < y.line else 1
+    return -1 if x.col < y.col else (1 if x.col > y.col else 0)
+
+
+cdef bint order_moves(Gen* g, int32_t* order) noexcept nogil:
+    """``order``: the moves' indices best first (score, then square, across first), by two
+    stable counting sorts (square, then score): linear in the moves. False if out of memory."""
+    cdef Py_ssize_t i, n = g.n
+    cdef int low = 0, high = 0, key, total, count
+    cdef int32_t* by_square = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+    cdef int32_t* counts
+    for i in range(n):
+        if i == 0 or g.out[i].score < low:
+            low = g.out[i].score
+        if i == 0 or g.out[i].score > high:
+            high = g.out[i].score
+    cdef int buckets = max(high - low + 1, 2 * MAX_SQUARES)
+    counts = <int32_t*>malloc((buckets + 1) * sizeof(int32_t))
+    if by_square == NULL or counts == NULL:
+        free(by_square)
+        free(counts)
+        return False
+    memset(counts, 0, (buckets + 1) * sizeof(int32_t))
+    for i in range(n):
+        counts[square_key(&g.out[i])] += 1
+    total = 0
+    for key in range(buckets):
+        count = counts[key]
+        counts[key] = total
+        total += count
+    for i in range(n):
+        key = square_key(&g.out[i])
+        by_square[counts[key]] = i
+        counts[key] += 1
+    memset(counts, 0, (buckets + 1) * sizeof(int32_t))
+    for i in range(n):
+        counts[high - g.out[i].score] += 1
+    total = 0
+    for key in range(buckets):
+        count = counts[key]
+        counts[key] = total
+        total += count
+    for i in range(n):
+        key = high - g.out[by_square[i]].score
+        order[counts[key]] = by_square[i]
+        counts[key] += 1
+    free(by_square)
+    free(counts)
+    return True
+
+
+cdef inline int square_key(const Rec* rec) noexcept nogil:
+    return (rec.row * MAX_SIDE + rec.col) * 2 + (0 if rec.across else 1)
+
+
+cdef void rack_best_values(Gen* g) noexcept nogil:
+    """``g.rack_best[k]``: the sum of the k highest values of the rack's tiles (blanks 0)."""
+    cdef int sorted_values[MAX_SIDE]
+    cdef int n = 0, letter, k, j, v
+    for letter in range(64):
+        for k in range(g.counts[letter]):
+            if n < MAX_SIDE:
+                v = g.values[letter]
+                j = n
+                while j > 0 and sorted_values[j - 1] < v:
+                    sorted_values[j] = sorted_values[j - 1]
+                    j -= 1
+                sorted_values[j] = v
+                n += 1
+    g.rack_best[0] = 0
+    for k in range(1, MAX_SIDE + 1):
+        g.rack_best[k] = g.rack_best[k - 1] + (sorted_values[k - 1] if k <= n else 0)
+
+
+cdef void best_values(Gen* g, Dir* d, int* best_value) noexcept nogil:
+    """Per empty square, the highest value (letter premium included) a rack tile may score there;
+    0 if only a blank may go there, -1 if nothing may."""
+    cdef int i, letter, v
+    cdef uint64_t playable
+    for i in range(d.lines * d.length):
+        best_value[i] = -1
+        if d.tile[i] >= 0 or d.allowed[i] == 0:
+            continue
+        if g.blanks:
+            best_value[i] = 0
+        playable = d.allowed[i] & g.rack_mask
+        while playable:
+            letter = ctz(playable)
+            playable &= playable - 1
+            v = g.values[letter] * d.letter_mult[i]
+            if v > best_value[i]:
+                best_value[i] = v
+
+
+def generate(
+    const uint64_t[::1] nodes,
+    int rows,
+    int cols,
+    bytes tiles,
+    bytes blanks,
+    bytes letter_mult,
+    bytes word_mult,
+    int start,
+    values,
+    int n_letters,
+    counts,
+    int jokers,
+    int rack_size,
+    int bingo,
+    int top=0,
+):
+    """The moves of a rack on a board, best first (score, then square, across first), as one
+    ``array('i')`` of records of ``HEADER + width`` ints, and ``width``.
+
+    Board squares are row-major: ``tiles`` holds letter index + 1 (0 for an empty square),
+    ``blanks`` 1 where the tile is a blank, ``letter_mult``/``word_mult`` the premiums. ``values``
+    and ``counts`` are per graph letter; ``jokers`` the rack's blanks. A record is: score, row,
+    column, across (1) or down (0), length of the main word, then the placed tiles' letters in
+    order (``BLANK_FLAG`` added for a blank), padded with -1 to ``width`` = the rack's tiles.
+    ``top`` > 0 keeps only the moves scoring at least the ``top``-th best score.
+    """
+    if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
+        raise ValueError(f"board of {rows}×{cols} squares; at most {MAX_SIDE}×{MAX_SIDE}")
+    if not (len(tiles) == len(blanks) == len(letter_mult) == len(word_mult) == rows * cols):
+        raise ValueError("board arrays of the wrong size")
+    if not (0 < n_letters <= 64 and len(values) == len(counts) == n_letters):
+        raise ValueError("letter arrays of the wrong size")
+    cdef const uint8_t* t = tiles
+    cdef const uint8_t* blank = blanks
+    cdef const uint8_t* lmult = letter_mult
+    cdef const uint8_t* wmult = word_mult
+    cdef int i, k, r, c, width, n_anchors = 0
+    for i in range(rows * cols):
+        if t[i] > n_letters:
+            raise ValueError(f"tile {t[i]} beyond the {n_letters} letters")
+        if not (1 <= lmult[i] <= 3 and 1 <= wmult[i]):
+            raise ValueError("letter premiums are 1, 2 or 3; word premiums at least 1")
+    cdef Gen g
+    cdef Dir* dirs = <Dir*>malloc(2 * sizeof(Dir))
+    cdef Anchor* anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
+    cdef int* best = <int*>malloc((top if top > 0 else 1) * sizeof(int))
+    cdef int* best_value = <int*>malloc(2 * MAX_SQUARES * sizeof(int))
+    cdef int64_t start_bound[MAX_SIDE]
+    cdef int n_rack = jokers, max_left = 0, length
+    cdef int value_table[64]
+    cdef bint empty_board = True
+    cdef array.array result
+    cdef int32_t* order = NULL
+    cdef int* out
+    cdef const Rec* rec
+    memset(&g, 0, sizeof(Gen))
+    try:
+        if dirs == NULL or anchors == NULL or best == NULL or best_value == NULL:
+            raise MemoryError()
+        for i in range(n_letters):
+            value_table[i] = values[i]
+            g.values[i] = values[i]
+            g.counts[i] = counts[i]
+            if g.counts[i] > 0:
+                g.rack_mask |= (<uint64_t>1) << i
+        width = jokers
+        for i in range(n_letters):
+            width += g.counts[i]
+        n_rack = width
+        rack_best_values(&g)
+        for i in range(rows * cols):
+            if t[i]:
+                empty_board = False
+        g.nodes = &nodes[0]
+        g.blanks = jokers
+        g.rack_size = rack_size
+        g.bingo = bingo
+        g.top = top
+        g.best = best
+        g.cap = 256
+        g.out = <Rec*>malloc(g.cap * sizeof(Rec))
+        if g.out == NULL:
+            raise MemoryError()
+        with nogil:
+            for k in range(2):
+                fill_dir(&dirs[k], k == 0, rows, cols, t, blank, lmult, wmult,
+                         value_table, g.nodes, n_letters, start, empty_board)
+            for k in range(2):
+                g.dir = &dirs[k]
+                g.across = k == 0
+                if top > 0:
+                    best_values(&g, &dirs[k], best_value + k * MAX_SQUARES)
+                for r in range(dirs[k].lines):
+                    for c in range(dirs[k].length):
+                        if dirs[k].anchor[r * dirs[k].length + c]:
+                            anchors[n_anchors].across = g.across
+                            anchors[n_anchors].line = r
+                            anchors[n_anchors].col = c
+                            anchors[n_anchors].bound = 0
+                            if top > 0:
+                                anchors[n_anchors].bound = anchor_bound(
+                                    &g, &dirs[k], r, c, best_value + k * MAX_SQUARES, start_bound
+                                )
+                            n_anchors += 1
+                            max_left = max(max_left, left_limit(&dirs[k], r, c))
+            # The left parts leave a tile for the anchor.
+            collect_lefts(&g, 0, min(max_left, n_rack - 1))
+            qsort(g.lefts, g.n_lefts, sizeof(Left), compare_lefts)
+            for length in range(MAX_SIDE + 1):
+                g.lefts_up_to[length] = 0
+            for i in range(g.n_lefts):
+                g.lefts_up_to[g.lefts[i].length] = i + 1
+            for length in range(1, MAX_SIDE + 1):
+                g.lefts_up_to[length] = max(g.lefts_up_to[length], g.lefts_up_to[length - 1])
+            if top > 0:
+                qsort(anchors, n_anchors, sizeof(Anchor), compare_anchors)
+            for i in range(n_anchors):
+                if g.failed or (top > 0 and anchors[i].bound < threshold(&g)):
+                    break
+                g.across = anchors[i].across
+                k = 0 if g.across else 1
+                g.dir = &dirs[k]
+                if top > 0:
+                    anchor_bound(&g, g.dir, anchors[i].line, anchors[i].col,
+                                 best_value + k * MAX_SQUARES, start_bound)
+                search_anchor(&g, anchors[i].line, anchors[i].col,
+                              start_bound if top > 0 else NULL)
+            if top > 0:
+                compact(&g)
+            order = <int32_t*>malloc((g.n + 1) * sizeof(int32_t))
+            if order == NULL or not order_moves(&g, order):
+                g.failed = True
+        if g.failed:
+            raise MemoryError()
+        result = array.clone(array.array("i"), g.n * (HEADER + width), zero=False)
+        out = result.data.as_ints
+        for i in range(g.n):
+            rec = &g.out[order[i]]
+            k = i * (HEADER + width)
+            out[k] = rec.score
+            out[k + 1] = rec.row
+            out[k + 2] = rec.col
+            out[k + 3] = rec.across
+            out[k + 4] = rec.length
+            for r in range(width):
+                out[k + HEADER + r] = (
+                    rec.letters[r] + (C_BLANK_FLAG if rec.blank[r] else 0) if r < rec.count else -1
+                )
+        return result, width
+    finally:
+        free(g.out)
+        free(order)
+        free(g.lefts)
+        free(dirs)
+        free(anchors)
+        free(best)
+        free(best_value)
