@@ -297,6 +297,7 @@ def show_pictures(
     picture replaced the listing (``--show``)."""
     if args.show is None and args.svg is None:
         return False
+    check_show_format(args)
     from lexforge import picture
 
     if args.svg is not None and len(grids) != 1:
@@ -323,10 +324,19 @@ def show_pictures(
     return True
 
 
+def check_show_format(args: argparse.Namespace) -> None:
+    if args.show is not None and args.output != "text":
+        raise UserError(
+            f"--show draws a picture in text; it has no --format {args.output} (--svg FILE has)"
+        )
+
+
 def write_svg(spec: str, svg: str) -> None:
     """Write ``--svg FILE`` atomically; UserError naming the file when it cannot be."""
     from lexforge.atomic import atomic_open
 
+    if not Path(spec).resolve().parent.is_dir():
+        raise UserError(f"{spec}: cannot write the picture (no such directory)")
     try:
         with atomic_open(spec) as handle:
             handle.write(svg)
@@ -343,6 +353,7 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
     moves = scrabble.find_moves(lexicon, board, args.rack)
     shown = moves[: args.top] if args.top else moves
     if args.show is not None or args.svg is not None:
+        check_show_format(args)
         from lexforge import picture
 
         move = picture.choose_move(moves, args.show or "", lexicon.language)

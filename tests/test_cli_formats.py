@@ -102,7 +102,7 @@ def test_worddle_json_is_json(build_dir):
     )
     data = json.loads(done.stdout)
     words = [r["word"] for r in data["results"]]
-    assert data["command"] == "worddle" and "noses" in words
+    assert data["command"] == "worddle" and "redolent" in words
     assert (
         words
         == run(
@@ -151,6 +151,8 @@ def test_pattern_joker_marks_only_wildcards_against_the_rack(build_dir):
         (("boggle", "perslatgsinete"), "one line of 14 cells is not a square grid"),
         (("boggle", "perslatgsineters", "--size", "5"), "grid 1 is 4×4, --size says 5×5"),
         (("boggle", "nowhere.txt"), "nowhere.txt"),
+        (("boggle", "ABCD/EFGH", "--show", "--json"), "--show draws a picture in text"),
+        (("scrabble", "-", "--rack", "AB", "--show", "--format", "tsv"), "no --format tsv"),
         (("boggle", "ABCD/EFGH", "--svg", "/nonexistent/dir/x.svg"), "x.svg: cannot write"),
     ],
 )
