@@ -183,7 +183,9 @@ def cmd_boggle(args: argparse.Namespace) -> None:
             for number, words in enumerate(words_of, start=1)
             for word in words
         ]
-    totals = [sum(map(boggle.boggle_score, words)) for words in words_of]
+    totals = [0] * len(grids)
+    for row in rows:
+        totals[row[0] - 1] += row[2]
     query = {**options, "paths": args.paths}
     summary = {
         "grids": [

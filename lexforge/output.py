@@ -17,7 +17,7 @@ costs.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import Any, TextIO
@@ -44,14 +44,14 @@ class Answer:
         columns = self.columns
         return [dict(zip(columns, row, strict=True)) for row in self.rows]
 
-    def envelope(self) -> dict[str, Any]:
-        """The ``json`` format's object."""
+    def envelope(self, *, records: bool = True) -> dict[str, Any]:
+        """The ``json`` format's object (``results`` left empty without ``records``)."""
         return {
             "schema": SCHEMA,
             "command": self.command,
             "lexicon": self.lexicon,
             "query": self.query,
-            "results": self.records(),
+            "results": self.records() if records else [],
             **self.summary,
         }
 
@@ -61,7 +61,7 @@ def write(answer: Answer, fmt: str, out: TextIO, text: Callable[[TextIO], None])
     if fmt == "text":
         text(out)
     elif fmt == "json":
-        head = _ENCODER.encode({**answer.envelope(), "results": None})
+        head = _ENCODER.encode({**answer.envelope(records=False), "results": None})
         before, _, after = head.partition('"results":null')
         out.write(before + '"results":[')
         out.write(",".join(json_objects(answer)))
@@ -70,40 +70,43 @@ def write(answer: Answer, fmt: str, out: TextIO, text: Callable[[TextIO], None])
         out.writelines(line + "\n" for line in json_objects(answer))
     elif fmt == "tsv":
         out.write("\t".join(answer.columns) + "\n")
-        out.writelines("\t".join(map(tsv_field, row)) + "\n" for row in answer.rows)
+        columns = (
+            _column(values, tsv_field, plain=True) for values in zip(*answer.rows, strict=True)
+        )
+        cells = zip(*columns, strict=True)
+        out.writelines("\t".join(row) + "\n" for row in cells)
     else:
         raise ValueError(f"unknown format {fmt!r}")
 
 
-def json_objects(answer: Answer) -> Iterator[str]:
-    """Each row as a JSON object, the same text as the encoder's, built faster: the keys are
-    encoded once and strings and integers (nearly every value) without a call to the encoder."""
-    keys = [encode_basestring(column) + ":" for column in answer.columns]
-    for row in answer.rows:
-        yield (
-            "{"
-            + ",".join(key + json_value(value) for key, value in zip(keys, row, strict=True))
-            + "}"
-        )
+def json_objects(answer: Answer) -> list[str]:
+    """Each row as a JSON object, the same text as the encoder's, built column by column:
+    strings and integers (nearly every value) without a call of the encoder per value."""
+    template = (
+        "{"
+        + ",".join(encode_basestring(c).replace("%", "%%") + ":%s" for c in answer.columns)
+        + "}"
+    )
+    columns = (
+        _column(values, _ENCODER.encode, plain=False) for values in zip(*answer.rows, strict=True)
+    )
+    return [template % row for row in zip(*columns, strict=True)]
 
 
-def json_value(value: Any) -> str:
-    kind = type(value)
-    if kind is str:
-        return encode_basestring(value)
-    if kind is int:
-        return str(value)
-    return _ENCODER.encode(value)
+def _column(values: tuple[Any, ...], encode: Callable[[Any], str], *, plain: bool) -> list[str]:
+    """A column's values as text: strings as they are (``plain``) or JSON-quoted, integers in
+    decimal, anything else through ``encode``."""
+    kinds = set(map(type, values))
+    if kinds == {str}:
+        return list(values) if plain else list(map(encode_basestring, values))
+    if kinds == {int}:
+        return list(map(str, values))
+    return list(map(encode, values))
 
 
 def tsv_field(value: Any) -> str:
     """A TSV cell: paths and placed tiles as space-separated comma tuples (``0,1 1,2``),
     booleans as ``true``/``false``, None as empty, lists of names comma-separated."""
-    kind = type(value)
-    if kind is str:
-        return value
-    if kind is int:
-        return str(value)
     if value is None:
         return ""
     if isinstance(value, bool):
