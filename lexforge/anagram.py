@@ -152,7 +152,12 @@ def anagram(
     if sort not in SORT_KEYS:
         raise UserError(f"unknown sort '{sort}' (use one of: {', '.join(SORT_KEYS)})")
     rack = parse_rack(rack_text, lexicon)
-    required = parse_rack(contains, lexicon, allow_empty=True, max_jokers=0).letters
+    if any(joker in contains for joker in JOKERS):
+        raise UserError(
+            f"--contains '{contains}': jokers (* ?) mean nothing here; give the letters the "
+            "word must contain (put jokers in the rack)"
+        )
+    required = parse_rack(contains, lexicon, allow_empty=True).letters
     low = lexicon.language.min_length if min_length is None else min_length
     high = lexicon.language.max_length if max_length is None else max_length
     matches = []
@@ -218,9 +223,28 @@ def pattern(
         if found is None:
             continue
         jokers = ""
+        shown = word
         if rack is not None:
             jokers = "".join((Counter("".join(found.groups())) - rack.letters).elements())
             if len(jokers) > rack.jokers:
                 continue
-        matches.append(Match(word, show_jokers(word, jokers), score(word, jokers, lexicon)))
+            shown = show_jokers_at(word, jokers, wildcard_positions(found))
+        matches.append(Match(word, shown, score(word, jokers, lexicon)))
     return sort_matches(matches, sort)
+
+
+def wildcard_positions(found: re.Match[str]) -> list[int]:
+    """The positions of the word that the pattern's wildcards matched, in order."""
+    return [i for group in range(1, found.re.groups + 1) for i in range(*found.span(group))]
+
+
+def show_jokers_at(word: str, jokers: str, positions: list[int]) -> str:
+    """The word with the letters jokers stand for in lowercase, marked only among
+    ``positions`` (the wildcards: a pattern's own letters are never jokers), the last first."""
+    letters = list(word)
+    free = list(positions)
+    for letter in jokers:
+        i = max(p for p in free if letters[p] == letter)
+        free.remove(i)
+        letters[i] = letter.lower()
+    return "".join(letters)

@@ -1,31 +1,36 @@
 """The ``lexforge`` command: word-game queries over a built lexicon or a word list.
 
-    lexforge anagram LETTERS          lexforge pattern C?A??
-    lexforge boggle GRID_FILE         lexforge worddle -d DICT -s SIZE
-    lexforge ruzzle BOARD_FILE        lexforge generate --rows 4 --cols 4
-    lexforge scrabble BOARD_FILE --rack LETTERS
-    lexforge verify --lexicon NAME    lexforge report --lexicon NAME
+    lexforge anagram LETTERS|-        lexforge pattern C?A??
+    lexforge boggle GRID|FILE|-       lexforge worddle -d DICT -s SIZE
+    lexforge ruzzle BOARD|FILE|-      lexforge generate --rows 4 --cols 4
+    lexforge scrabble BOARD|FILE|- --rack LETTERS
+    lexforge check WORD...            lexforge verify --lexicon NAME
+    lexforge report --lexicon NAME    lexforge completion bash|zsh
     lexforge lexicons                 lexforge install BUNDLE.tar.gz
 
 Every query takes ``--lexicon NAME|PATH`` (a name on the search path, see lexforge.paths, or a
 directory) or ``-d WORDLIST``
-(read like the ``ods`` reader unless ``--format`` says otherwise, normalized with ``--language``),
-and ``--json`` for machine output. Expected failures are one line on stderr and exit status 1.
+(read like the ``ods`` reader unless ``--list-format`` says otherwise, normalized with
+``--language``), and ``--format text|json|jsonl|tsv`` (``--json``: ``--format json``; shapes in
+lexforge.output). Expected failures, bad options included, are one line on stderr and exit
+status 1.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn, TextIO
 
 from lexforge.errors import UserError, report_user_errors
 from lexforge.lexicon import Lexicon
+from lexforge.output import FORMATS, Answer, format_path, write
 
-FORMATS = ("ods", "dict", "freelang", "aspell", "hunspell")
+LIST_FORMATS = ("ods", "dict", "freelang", "aspell", "hunspell")
+MAX_LENGTH_OPTION = 999  # word lengths: no language comes near; keeps C ints from overflowing
 
 
 def load_lexicon(args: argparse.Namespace) -> Lexicon:
@@ -33,13 +38,18 @@ def load_lexicon(args: argparse.Namespace) -> Lexicon:
     if args.wordlist is not None:
         from lexforge.wordlist import lexicon_from_wordlist
 
-        return lexicon_from_wordlist(Path(args.wordlist), args.format, args.language)
+        return lexicon_from_wordlist(Path(args.wordlist), args.list_format, args.language)
+    return Lexicon.open(lexicon_name(args))
+
+
+def lexicon_name(args: argparse.Namespace) -> str:
+    """``--lexicon``, else ``$LEXFORGE_LEXICON``; UserError when neither is given."""
     name = args.lexicon or os.environ.get("LEXFORGE_LEXICON")
     if not name:
         raise UserError(
             "no lexicon: give --lexicon NAME|PATH or -d WORDLIST (or set LEXFORGE_LEXICON)"
         )
-    return Lexicon.open(name)
+    return name
 
 
 def read_input(spec: str) -> tuple[str, str]:
@@ -55,219 +65,394 @@ def read_input(spec: str) -> tuple[str, str]:
         raise UserError(f"{spec}: cannot read ({error})") from None
 
 
-def emit_json(data: object) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
-    sys.stdout.write("\n")
+def read_board(spec: str) -> tuple[str, str, bool]:
+    """A board argument: ``-`` (stdin), a file, or else the board itself (rows separated by
+    ``/``). Returns the text, the name to report it by and whether it was given inline."""
+    if spec == "-" or Path(spec).exists():
+        return *read_input(spec), False
+    return spec.replace("/", "\n"), f"board {spec!r} (no such file; read as a board)", True
+
+
+def answer(args: argparse.Namespace, answer: Answer, text: Callable[[TextIO], None]) -> None:
+    write(answer, args.output, sys.stdout, text)
+
+
+def matches_answer(command: str, lexicon: Lexicon, query: dict, matches: list) -> Answer:
+    rows = [(m.word, m.shown, m.score) for m in matches]
+    return Answer(command, lexicon.name, query, ("word", "shown", "score"), rows)
+
+
+def write_matches(out: TextIO, matches: list, sort: str) -> None:
+    for m in matches:
+        out.write(f"{m.shown}\t{m.score}\n" if sort == "score" else f"{m.shown}\n")
 
 
 def cmd_anagram(args: argparse.Namespace) -> None:
     from lexforge.anagram import anagram
 
     lexicon = load_lexicon(args)
-    matches = anagram(
-        lexicon,
-        args.letters,
-        exact=args.exact,
-        min_length=args.min,
-        max_length=args.max,
-        contains=args.contains or "",
-        sort=args.sort,
-    )
-    print_matches(matches, args)
+    options = {
+        "exact": args.exact,
+        "min_length": args.min,
+        "max_length": args.max,
+        "contains": args.contains or "",
+        "sort": args.sort,
+    }
+    query = {"letters": args.letters, **options}
+    if args.letters != "-":
+        matches = anagram(lexicon, args.letters, **options)
+        answer(
+            args,
+            matches_answer("anagram", lexicon, query, matches),
+            lambda out: write_matches(out, matches, args.sort),
+        )
+        return
+    racks = [line.strip() for line in sys.stdin.read().splitlines() if line.strip()]
+    if not racks:
+        raise UserError("<stdin>: no rack: expected one rack per line")
+    found = [anagram(lexicon, rack, **options) for rack in racks]
+    rows = [
+        (number, m.word, m.shown, m.score)
+        for number, matches in enumerate(found, start=1)
+        for m in matches
+    ]
+    query["racks"] = racks
+
+    def text(out: TextIO) -> None:
+        for number, (rack, matches) in enumerate(zip(racks, found, strict=True), start=1):
+            out.write(f"{'' if number == 1 else chr(10)}# rack {number}: {rack}\n")
+            write_matches(out, matches, args.sort)
+
+    columns = ("rack", "word", "shown", "score")
+    answer(args, Answer("anagram", lexicon.name, query, columns, rows), text)
 
 
 def cmd_pattern(args: argparse.Namespace) -> None:
     from lexforge.anagram import pattern
 
     lexicon = load_lexicon(args)
-    print_matches(pattern(lexicon, args.pattern, rack_text=args.rack, sort=args.sort), args)
+    matches = pattern(lexicon, args.pattern, rack_text=args.rack, sort=args.sort)
+    query = {"pattern": args.pattern, "rack": args.rack, "sort": args.sort}
+    answer(
+        args,
+        matches_answer("pattern", lexicon, query, matches),
+        lambda out: write_matches(out, matches, args.sort),
+    )
 
 
-def print_matches(matches: list, args: argparse.Namespace) -> None:
-    if args.json:
-        emit_json([{"word": m.word, "shown": m.shown, "score": m.score} for m in matches])
-        return
-    out = sys.stdout
-    for m in matches:
-        out.write(f"{m.shown}\t{m.score}\n" if args.sort == "score" else f"{m.shown}\n")
+def grid_header(out: TextIO, number: int, count: int) -> None:
+    """Before each grid's block when there are several: ``# grid N`` (blank line between)."""
+    if count > 1:
+        out.write(f"{'' if number == 1 else chr(10)}# grid {number}\n")
+    elif number > 1:
+        out.write("\n")
 
 
-def format_path(path: tuple[tuple[int, int], ...]) -> str:
-    return " ".join(f"({r},{c})" for r, c in path)
+def read_grids(args: argparse.Namespace, lexicon: Lexicon, *, multipliers: bool) -> list:
+    from lexforge.grid import parse_grids
+
+    text, source, _ = read_board(args.board)
+    grids = parse_grids(text, lexicon.language, source=source, multipliers=multipliers)
+    size = getattr(args, "size", None)
+    for number, grid in enumerate(grids, start=1):
+        if size is not None and (grid.rows, grid.cols) != (size, size):
+            raise UserError(
+                f"{source}: grid {number} is {grid.rows}×{grid.cols}, --size says {size}×{size}"
+            )
+    return grids
 
 
 def cmd_boggle(args: argparse.Namespace) -> None:
     from lexforge import boggle
-    from lexforge.grid import parse_grids
+    from lexforge.grid import format_grid_line
 
     lexicon = load_lexicon(args)
-    text, source = read_input(args.grid)
-    grids = parse_grids(text, lexicon.language, source=source)
+    grids = read_grids(args, lexicon, multipliers=False)
     options = {"min_length": args.min_length, "adjacency": args.adjacency}
-    if args.json or args.paths:
+    if args.paths:
         results = [boggle.solve(lexicon, grid, **options) for grid in grids]
-    else:  # no paths wanted: the batch search, on all cores
-        results = [
-            [boggle.BoggleWord(word, (), boggle.boggle_score(word)) for word in words]
-            for words in boggle.solve_batch(lexicon, grids, **options)
+        rows = [
+            (number, w.word, w.score, w.path)
+            for number, words in enumerate(results, start=1)
+            for w in words
         ]
-    if args.json:
-        emit_json(
-            [
-                {
-                    "words": [
-                        {"word": w.word, "score": w.score, "path": [list(p) for p in w.path]}
-                        for w in words
-                    ],
-                    "count": len(words),
-                    "total": sum(w.score for w in words),
-                }
-                for words in results
-            ]
-        )
-        return
-    blocks = []
-    for words in results:
-        lines = []
-        for w in words:
-            fields = [w.word]
+        words_of = [[w.word for w in words] for words in results]
+    else:  # no paths wanted: the batch search, on all cores
+        score = boggle.boggle_score
+        words_of = boggle.solve_batch(lexicon, grids, threads=args.threads, **options)
+        rows = [
+            (number, word, score(word))
+            for number, words in enumerate(words_of, start=1)
+            for word in words
+        ]
+    totals = [0] * len(grids)
+    for row in rows:
+        totals[row[0] - 1] += row[2]
+    query = {**options, "paths": args.paths}
+    summary = {
+        "grids": [
+            {"grid": number, "board": format_grid_line(grid), "count": len(words), "total": total}
+            for number, (grid, words, total) in enumerate(
+                zip(grids, words_of, totals, strict=True), start=1
+            )
+        ]
+    }
+    columns = ("grid", "word", "score", "path") if args.paths else ("grid", "word", "score")
+
+    def text(out: TextIO) -> None:
+        start = 0
+        for number, words in enumerate(words_of, start=1):
+            grid_header(out, number, len(grids))
+            for row in rows[start : start + len(words)]:
+                fields = [row[1]]
+                if args.score:
+                    fields.append(str(row[2]))
+                if args.paths:
+                    fields.append(format_path(row[3]))
+                out.write("\t".join(fields) + "\n")
+            start += len(words)
             if args.score:
-                fields.append(str(w.score))
-            if args.paths:
-                fields.append(format_path(w.path))
-            lines.append("\t".join(fields))
-        if args.score:
-            lines.append(f"total\t{sum(w.score for w in words)}")
-        blocks.append("\n".join(lines))
-    sys.stdout.write("\n\n".join(blocks) + ("\n" if blocks else ""))
+                out.write(f"total\t{totals[number - 1]}\n")
+
+    if show_pictures(args, lexicon, grids, [], "boggle"):
+        return
+    answer(args, Answer("boggle", lexicon.name, query, columns, rows, summary), text)
 
 
 def cmd_worddle(args: argparse.Namespace) -> None:
-    """The Worddle brief's program: grid on stdin, words on stdout, longest first."""
+    """The Worddle brief's program: grid on stdin, words on stdout (lowercase), longest first."""
     from lexforge import boggle
     from lexforge.grid import parse_grids
 
     lexicon = load_lexicon(args)
     grids = parse_grids(sys.stdin.read(), lexicon.language, source="<stdin>", size=args.size)
-    for grid in grids:
-        for w in boggle.solve(lexicon, grid, min_length=args.min_length):
-            sys.stdout.write(w.word.lower() + "\n")
+    found = boggle.solve_batch(lexicon, grids, min_length=args.min_length, threads=args.threads)
+    rows = [
+        (number, word.lower(), boggle.boggle_score(word))
+        for number, words in enumerate(found, start=1)
+        for word in words
+    ]
+    query = {"size": args.size, "min_length": args.min_length}
+
+    def text(out: TextIO) -> None:
+        out.writelines(row[1] + "\n" for row in rows)
+
+    columns = ("grid", "word", "score")
+    answer(args, Answer("worddle", lexicon.name, query, columns, rows), text)
 
 
 def cmd_ruzzle(args: argparse.Namespace) -> None:
     from lexforge import ruzzle
-    from lexforge.grid import format_grid, parse_grids
+    from lexforge.grid import format_grid, format_grid_line
 
     lexicon = load_lexicon(args)
-    text, source = read_input(args.board)
-    boards = parse_grids(text, lexicon.language, source=source, multipliers=True)
+    boards = read_grids(args, lexicon, multipliers=True)
     values = None
     if args.values:  # overrides merge over the language's table
         values = {**lexicon.language.ruzzle_values, **ruzzle.parse_values(args.values, "--values")}
-    results = []
-    for board in boards:
-        words = ruzzle.sort_words(ruzzle.solve(lexicon, board, values=values), args.sort)
-        results.append((board, words))
-    if args.json:
-        emit_json(
-            [
-                {
-                    "board": format_grid(board),
-                    "words": [
-                        {"word": w.word, "score": w.score, "path": [list(p) for p in w.path]}
-                        for w in words
-                    ],
-                    "count": len(words),
-                    "longest": max((len(w.word) for w in words), default=0),
-                    "total": sum(w.score for w in words),
-                }
-                for board, words in results
-            ]
-        )
-        return
-    blocks = []
-    for board, words in results:
-        width = max((len(w.word) for w in words), default=0) + 2
-        lines = [format_grid(board).rstrip("\n"), ""]
-        lines += [f"{w.word:<{width}}{w.score:<7}{format_path(w.path)}" for w in words]
-        lines += [
-            "",
-            f"Number of words:            {len(words)}",
-            f"Length of the longest word: {max((len(w.word) for w in words), default=0)}",
-            f"Maximum total score:        {sum(w.score for w in words)}",
+    results = [
+        ruzzle.sort_words(ruzzle.solve(lexicon, board, values=values), args.sort)
+        for board in boards
+    ]
+    rows = [
+        (number, w.word, w.score, w.path)
+        for number, words in enumerate(results, start=1)
+        for w in words
+    ]
+    summary = {
+        "grids": [
+            {
+                "grid": number,
+                "board": format_grid_line(board),
+                "count": len(words),
+                "longest": max((len(w.word) for w in words), default=0),
+                "total": sum(w.score for w in words),
+            }
+            for number, (board, words) in enumerate(zip(boards, results, strict=True), start=1)
         ]
-        blocks.append("\n".join(lines))
-    sys.stdout.write("\n\n".join(blocks) + "\n")
+    }
+
+    def text(out: TextIO) -> None:
+        for number, (board, words) in enumerate(zip(boards, results, strict=True), start=1):
+            grid_header(out, number, len(boards))
+            width = max((len(w.word) for w in words), default=0) + 2
+            lines = [format_grid(board).rstrip("\n"), ""]
+            lines += [f"{w.word:<{width}}{w.score:<7}{format_path(w.path)}" for w in words]
+            grid = summary["grids"][number - 1]
+            lines += [
+                "",
+                f"Number of words:            {grid['count']}",
+                f"Length of the longest word: {grid['longest']}",
+                f"Maximum total score:        {grid['total']}",
+            ]
+            out.write("\n".join(lines) + "\n")
+
+    if show_pictures(args, lexicon, boards, results, "ruzzle"):
+        return
+    query = {"sort": args.sort, "values": args.values}
+    columns = ("grid", "word", "score", "path")
+    answer(args, Answer("ruzzle", lexicon.name, query, columns, rows, summary), text)
+
+
+def show_pictures(
+    args: argparse.Namespace, lexicon: Lexicon, grids: list, results: list, command: str
+) -> bool:
+    """``--show``/``--svg`` for grid commands: draw the chosen word's path. True when the
+    picture replaced the listing (``--show``)."""
+    if args.show is None and args.svg is None:
+        return False
+    check_show_format(args)
+    from lexforge import picture
+
+    if args.svg is not None and len(grids) != 1:
+        raise UserError(f"--svg draws one grid; the input has {len(grids)}")
+    if not results:  # Boggle: paths only for the pictures
+        from lexforge import boggle
+
+        options = {"min_length": args.min_length, "adjacency": args.adjacency}
+        results = [boggle.solve(lexicon, grid, **options) for grid in grids]
+    word = args.show or ""
+    chosen = [picture.choose(words, word, lexicon.language) for words in results]
+    if not any(chosen):
+        what = f"'{word}' is on no grid" if word else "no word on the grid"
+        raise UserError(f"nothing to draw: {what}")
+    ruzzle = command == "ruzzle"
+    if args.svg is not None:
+        write_svg(args.svg, picture.grid_svg(grids[0], chosen[0], multipliers=ruzzle))
+    if args.show is None:
+        return False
+    colour = picture.use_colour(sys.stdout)
+    for number, (grid, found) in enumerate(zip(grids, chosen, strict=True), start=1):
+        grid_header(sys.stdout, number, len(grids))
+        sys.stdout.write(picture.grid_text(grid, found, colour=colour, multipliers=ruzzle))
+    return True
+
+
+def check_show_format(args: argparse.Namespace) -> None:
+    if args.show is not None and args.output != "text":
+        raise UserError(
+            f"--show draws a picture in text; it has no --format {args.output} (--svg FILE has)"
+        )
+
+
+def write_svg(spec: str, svg: str) -> None:
+    """Write ``--svg FILE`` atomically; UserError naming the file when it cannot be."""
+    from lexforge.atomic import atomic_open
+
+    if not Path(spec).resolve().parent.is_dir():
+        raise UserError(f"{spec}: cannot write the picture (no such directory)")
+    try:
+        with atomic_open(spec) as handle:
+            handle.write(svg)
+    except OSError as error:
+        raise UserError(f"{spec}: cannot write the picture ({error.strerror})") from None
 
 
 def cmd_scrabble(args: argparse.Namespace) -> None:
     from lexforge import scrabble
 
     lexicon = load_lexicon(args)
-    text, source = read_input(args.board)
+    text, source, _ = read_board(args.board)
     board = scrabble.parse_board(text, lexicon.language, scrabble.load_layout(args.layout), source)
-    if args.top < 0:
-        raise UserError(f"--top {args.top}: give a number of moves, or 0 for all")
     moves = scrabble.generate(lexicon, board, args.rack)  # compact: Move objects only for shown
     shown = moves.best(args.top or None)
-    if args.json:
-        emit_json(
-            {
-                "moves": [
-                    {
-                        "word": m.word,
-                        "position": m.position,
-                        "row": m.row,
-                        "col": m.col,
-                        "direction": "across" if m.across else "down",
-                        "score": m.score,
-                        "placed": [list(tile) for tile in m.placed],
-                    }
-                    for m in shown
-                ],
-                "count": len(moves),
-            }
+    if args.show is not None or args.svg is not None:
+        check_show_format(args)
+        from lexforge import picture
+
+        # A named word may be any legal move; otherwise the best of those shown.
+        candidates = moves.best(None) if args.show else shown
+        move = picture.choose_move(candidates, args.show or "", lexicon.language)
+        if args.svg is not None:
+            write_svg(args.svg, picture.scrabble_svg(board, move))
+        if args.show is not None:
+            colour = picture.use_colour(sys.stdout)
+            sys.stdout.write(picture.scrabble_text(board, move, colour=colour))
+            return
+    rows = [
+        (
+            m.score,
+            m.position,
+            m.word,
+            m.row,
+            m.col,
+            "across" if m.across else "down",
+            [list(tile) for tile in m.placed],
         )
-        return
-    for m in shown:
-        sys.stdout.write(f"{m.score}\t{m.position}\t{m.word}\n")
+        for m in shown
+    ]
+    columns = ("score", "position", "word", "row", "col", "direction", "placed")
+    query = {"rack": args.rack, "top": args.top, "layout": args.layout}
+    summary = {"moves": len(moves)}
+
+    def text_out(out: TextIO) -> None:
+        out.writelines(f"{m.score}\t{m.position}\t{m.word}\n" for m in shown)
+
+    answer(args, Answer("scrabble", lexicon.name, query, columns, rows, summary), text_out)
 
 
 def cmd_generate(args: argparse.Namespace) -> None:
     from lexforge.generate import generate_boards
-    from lexforge.grid import format_grid
+    from lexforge.grid import format_grid, format_grid_line
 
     lexicon = load_lexicon(args)
-    boards = generate_boards(
-        lexicon,
-        rows=args.rows,
-        cols=args.cols,
-        count=args.count,
-        seed=args.seed,
-        dice=args.dice,
-        multipliers=args.multipliers,
-        min_words=args.min_words,
-    )
-    if args.json:
-        emit_json([format_grid(board) for board in boards])
-        return
-    sys.stdout.write("\n".join(format_grid(board) for board in boards))
+    options = {
+        "rows": args.rows,
+        "cols": args.cols,
+        "count": args.count,
+        "seed": args.seed,
+        "dice": args.dice,
+        "multipliers": args.multipliers,
+        "min_words": args.min_words,
+    }
+    boards = generate_boards(lexicon, threads=args.threads, **options)
+    rows = [(number, format_grid_line(board)) for number, board in enumerate(boards, start=1)]
+
+    def text(out: TextIO) -> None:
+        out.write("\n".join(format_grid(board) for board in boards))
+
+    answer(args, Answer("generate", lexicon.name, options, ("grid", "board"), rows), text)
+
+
+def cmd_check(args: argparse.Namespace) -> None:
+    from lexforge.check import check_words
+
+    lexicon = load_lexicon(args)
+    checks = check_words(lexicon, args.words)
+    rows = [(c.entry, c.word, c.reason, c.found, c.sources) for c in checks]
+    columns = ("entry", "word", "rejected", "found", "sources")
+
+    def text(out: TextIO) -> None:
+        for c in checks:
+            if c.reason is not None:
+                out.write(f"{c.entry}\trejected: {c.reason}\n")
+                continue
+            where = f" ({', '.join(c.sources)})" if c.sources else ""
+            verdict = f"in {lexicon.name}{where}" if c.found else f"not in {lexicon.name}"
+            out.write(f"{c.entry}\t{c.word}\t{verdict}\n")
+
+    answer(args, Answer("check", lexicon.name, {"words": args.words}, columns, rows), text)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from lexforge.verify import verify
 
-    args.lexicon = args.lexicon or os.environ.get("LEXFORGE_LEXICON")
-    if not args.lexicon:
-        raise UserError("no lexicon: give --lexicon NAME|PATH (or set LEXFORGE_LEXICON)")
-    problems = verify(args.lexicon)
-    if args.json:
-        emit_json({"lexicon": args.lexicon, "ok": not problems, "problems": problems})
+    name = lexicon_name(args)
+    problems = verify(name)
+    if args.output == "json":
+        write(
+            Answer(
+                "verify", name, {}, ("problem",), [(p,) for p in problems], {"ok": not problems}
+            ),
+            "json",
+            sys.stdout,
+            print,
+        )
     elif problems:
         for problem in problems:
             print(f"lexforge: {problem}", file=sys.stderr)
     else:
-        print(f"{args.lexicon}: every artifact matches manifest.json")
+        print(f"{name}: every artifact matches manifest.json")
     return 1 if problems else 0
 
 
@@ -275,27 +460,18 @@ def cmd_lexicons(args: argparse.Namespace) -> None:
     from lexforge.paths import list_lexicons, search_path
 
     found = list_lexicons()
-    if args.json:
-        emit_json(
-            [
-                {
-                    "name": f.name,
-                    "language": f.language,
-                    "words": f.words,
-                    "version": f.version,
-                    "path": str(f.path),
-                    "shadowed": f.shadowed,
-                }
-                for f in found
-            ]
-        )
-        return
-    if not found:
+    if not found and args.output == "text":
         looked = ", ".join(str(folder) for folder in search_path())
         print(f"no lexicon found (looked in {looked})", file=sys.stderr)
-    for f in found:
-        note = "\t(shadowed)" if f.shadowed else ""
-        print(f"{f.name}\t{f.language}\t{f.words}\t{f.version or '-'}\t{f.path}{note}")
+    columns = ("name", "language", "words", "version", "path", "shadowed")
+    rows = [(f.name, f.language, f.words, f.version, str(f.path), f.shadowed) for f in found]
+
+    def text(out: TextIO) -> None:
+        for f in found:
+            note = "\t(shadowed)" if f.shadowed else ""
+            out.write(f"{f.name}\t{f.language}\t{f.words}\t{f.version or '-'}\t{f.path}{note}\n")
+
+    answer(args, Answer("lexicons", None, {}, columns, rows), text)
 
 
 def cmd_install(args: argparse.Namespace) -> None:
@@ -308,24 +484,68 @@ def cmd_install(args: argparse.Namespace) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    from lexforge.lexicon import find_lexicon_dir
+    from lexforge.paths import find_lexicon_dir
     from lexforge.report import load_report, render_text
 
-    name = args.lexicon or os.environ.get("LEXFORGE_LEXICON")
-    if not name:
-        raise UserError("no lexicon: give --lexicon NAME|PATH (or set LEXFORGE_LEXICON)")
-    report = load_report(find_lexicon_dir(name))
-    if args.json:
-        emit_json(report)
+    report = load_report(find_lexicon_dir(lexicon_name(args)))
+    if args.output == "json":
+        import json
+
+        sys.stdout.write(json.dumps(report, ensure_ascii=False, sort_keys=True) + "\n")
     else:
         sys.stdout.write(render_text(report))
 
 
+def cmd_completion(args: argparse.Namespace) -> None:
+    from lexforge.completion import completion_script
+
+    sys.stdout.write(completion_script(build_parser(), args.shell))
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one ``lexforge: ...`` line and exit status 1."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("lexforge").strip()
+        where = f" {command}" if command else ""
+        self.exit(1, f"lexforge{where}: {message} (see: {self.prog} --help)\n")
+
+
+def bounded(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number within [low, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            limit = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"{text} is out of range: expected {limit}")
+        return value
+
+    return parse
+
+
+class VersionAction(argparse.Action):
+    """``--version``: the installed distribution's version (looked up only when asked)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"lexforge {version('lexforge')}\n")
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="lexforge", description="Word-game solver over lexforge lexicons."
+    parser = Parser(prog="lexforge", description="Word-game solver over lexforge lexicons.")
+    parser.add_argument("--version", action=VersionAction)
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     lexicon_options = argparse.ArgumentParser(add_help=False)
     group = lexicon_options.add_argument_group("lexicon")
@@ -343,8 +563,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="use a word list instead, normalized in memory",
     )
     group.add_argument(
-        "--format",
-        choices=FORMATS,
+        "--list-format",
+        choices=LIST_FORMATS,
         default="ods",
         help="reader for -d (default: ods, a plain list)",
     )
@@ -354,7 +574,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="language rules for -d: a code (shipped, or config/languages/CODE.yaml) "
         "or a YAML file (default: en)",
     )
-    group.add_argument("--json", action="store_true", help="machine-readable output")
+    group = lexicon_options.add_argument_group("output")
+    group.add_argument(
+        "--format",
+        dest="output",
+        choices=FORMATS,
+        default="text",
+        help="text (default), json (one object), jsonl (a row per line), tsv (with a header)",
+    )
+    group.add_argument(
+        "--json", dest="output", action="store_const", const="json", help="= --format json"
+    )
 
     def command(name: str, handler: Callable, help_text: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(
@@ -363,12 +593,37 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
+    def threads_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--threads",
+            type=bounded(1, 1024),
+            metavar="N",
+            help="threads of the batch search (default: the cores available)",
+        )
+
+    def picture_options(sub: argparse.ArgumentParser, what: str) -> None:
+        sub.add_argument(
+            "--show",
+            nargs="?",
+            const="",
+            metavar="WORD",
+            help=f"draw the {what} with WORD's path highlighted (default: the best word)",
+        )
+        sub.add_argument(
+            "--svg", metavar="FILE", help=f"write the same picture of the {what} as SVG"
+        )
+
+    length = bounded(1, MAX_LENGTH_OPTION)
     sorts = ("length", "alpha", "score")
-    sub = command("anagram", cmd_anagram, "words made from a subset of LETTERS (jokers: * or ?)")
-    sub.add_argument("letters")
+    sub = command(
+        "anagram",
+        cmd_anagram,
+        "words made from a subset of LETTERS (jokers: * or ?); '-': one rack per line on stdin",
+    )
+    sub.add_argument("letters", metavar="LETTERS|-")
     sub.add_argument("--exact", action="store_true", help="use every letter")
-    sub.add_argument("--min", type=int, help="minimum length")
-    sub.add_argument("--max", type=int, help="maximum length")
+    sub.add_argument("--min", type=length, metavar="N", help="minimum length")
+    sub.add_argument("--max", type=length, metavar="N", help="maximum length")
     sub.add_argument("--contains", metavar="LETTERS", help="the word must contain these letters")
     sub.add_argument("--sort", choices=sorts, default="length")
 
@@ -379,36 +634,55 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--rack", help="fill the wildcards from these letters (jokers: * or ?)")
     sub.add_argument("--sort", choices=sorts, default="alpha")
 
+    board_help = "a file, '-' (stdin), or the grid itself (rows separated by '/')"
     sub = command("boggle", cmd_boggle, "all words of Boggle grids (blank-line separated)")
-    sub.add_argument("grid", nargs="?", default="-", metavar="GRID_FILE|-")
-    sub.add_argument("--min-length", type=int, default=3)
+    sub.add_argument("board", nargs="?", default="-", metavar="GRID|FILE|-", help=board_help)
+    sub.add_argument("--size", type=bounded(1, 64), metavar="N", help="check every grid is N×N")
+    sub.add_argument("--min-length", type=length, default=3, metavar="N")
     sub.add_argument("--adjacency", type=int, choices=(4, 8), default=8)
     sub.add_argument("--paths", action="store_true", help="show one path per word")
     sub.add_argument(
         "--score", action="store_true", help="show classic Boggle points and the total"
     )
+    threads_option(sub)
+    picture_options(sub, "grid")
 
     sub = command(
         "worddle", cmd_worddle, "the Worddle brief's solver: grid on stdin, words on stdout"
     )
-    sub.add_argument("-s", "--size", type=int, required=True, help="grid size N (N×N)")
-    sub.add_argument("--min-length", type=int, default=3)
+    sub.add_argument(
+        "-s", "--size", type=bounded(1, 64), required=True, metavar="N", help="grid size N (N×N)"
+    )
+    sub.add_argument("--min-length", type=length, default=3, metavar="N")
+    threads_option(sub)
 
     sub = command("ruzzle", cmd_ruzzle, "all words of a Ruzzle board with scores (elzzur format)")
-    sub.add_argument("board", nargs="?", default="-", metavar="BOARD_FILE|-")
+    sub.add_argument("board", nargs="?", default="-", metavar="BOARD|FILE|-", help=board_help)
     sub.add_argument("--sort", choices=("score", "length", "start", "end"), default="score")
     sub.add_argument("--values", metavar="FILE|A=1,B=4,...", help="override letter values")
+    picture_options(sub, "board")
 
     sub = command("scrabble", cmd_scrabble, "the best Scrabble moves of a rack on a board")
-    sub.add_argument("board", nargs="?", default="-", metavar="BOARD_FILE|-")
+    sub.add_argument(
+        "board",
+        nargs="?",
+        default="-",
+        metavar="BOARD|FILE|-",
+        help="a file, '-' (stdin), or the board itself (rows separated by '/')",
+    )
     sub.add_argument("--rack", required=True, help="the rack's tiles (blanks: * or ?)")
     sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard 15×15)")
-    sub.add_argument("--top", type=int, default=20, help="moves shown, best first (0: all)")
+    sub.add_argument(
+        "--top", type=bounded(0), default=20, metavar="N", help="moves shown, best first (0: all)"
+    )
+    picture_options(sub, "board")
 
     sub = command("generate", cmd_generate, "random boards the other commands read")
-    sub.add_argument("--rows", type=int, default=4)
-    sub.add_argument("--cols", type=int, default=4)
-    sub.add_argument("--count", type=int, default=1, help="number of boards")
+    sub.add_argument("--rows", type=bounded(1, 64), default=4, metavar="N")
+    sub.add_argument("--cols", type=bounded(1, 64), default=4, metavar="N")
+    sub.add_argument(
+        "--count", type=bounded(1, 1_000_000), default=1, metavar="N", help="number of boards"
+    )
     sub.add_argument("--seed", type=int, help="random seed, for reproducible boards")
     sub.add_argument(
         "--dice",
@@ -418,17 +692,36 @@ def build_parser() -> argparse.ArgumentParser:
         help="draw from the language's dice set (default: its first)",
     )
     sub.add_argument("--multipliers", action="store_true", help="add Ruzzle multipliers")
-    sub.add_argument("--min-words", type=int, default=0, help="redraw until a board has K words")
+    sub.add_argument(
+        "--min-words",
+        type=bounded(0),
+        default=0,
+        metavar="K",
+        help="redraw until a board has K words",
+    )
+    threads_option(sub)
 
-    sub = commands.add_parser("verify", help="check a built lexicon against its manifest")
+    sub = command(
+        "check", cmd_check, "how words normalize, whether the lexicon has them, which sources"
+    )
+    sub.add_argument("words", nargs="+", metavar="WORD")
+
+    sub = commands.add_parser(
+        "verify", help="check a built lexicon against its manifest", parents=[]
+    )
     sub.add_argument("--lexicon", "-l", metavar="NAME|PATH", help="default: $LEXFORGE_LEXICON")
-    sub.add_argument("--json", action="store_true")
+    sub.add_argument("--json", dest="output", action="store_const", const="json", default="text")
     sub.set_defaults(handler=cmd_verify)
+
+    sub = commands.add_parser("completion", help="print a shell completion script")
+    sub.add_argument("shell", choices=("bash", "zsh"))
+    sub.set_defaults(handler=cmd_completion)
 
     sub = commands.add_parser(
         "lexicons", help="the lexicons on the search path ($LEXFORGE_PATH, data dir, ./build)"
     )
-    sub.add_argument("--json", action="store_true")
+    sub.add_argument("--format", dest="output", choices=FORMATS, default="text")
+    sub.add_argument("--json", dest="output", action="store_const", const="json")
     sub.set_defaults(handler=cmd_lexicons)
 
     sub = commands.add_parser("install", help="check a lexicon bundle and install it")
@@ -440,8 +733,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.set_defaults(handler=cmd_install)
 
     sub = commands.add_parser("report", help="a built lexicon's quality report, as text")
-    sub.add_argument("--lexicon", "-l", metavar="NAME|PATH")
-    sub.add_argument("--json", action="store_true")
+    sub.add_argument("--lexicon", "-l", metavar="NAME|PATH", help="default: $LEXFORGE_LEXICON")
+    sub.add_argument("--json", dest="output", action="store_const", const="json", default="text")
     sub.set_defaults(handler=cmd_report)
     return parser
 

@@ -111,8 +111,10 @@ def generate_boards(
     dice: str | None = None,
     multipliers: bool = False,
     min_words: int = 0,
+    threads: int | None = None,
 ) -> list[Grid]:
-    """``count`` random boards; with ``min_words``, only boards holding at least that many words."""
+    """``count`` random boards; with ``min_words``, only boards holding at least that many words
+    (counted by the batch search on ``threads`` threads, default all cores)."""
     if not (1 <= rows <= 64 and 1 <= cols <= 64):
         raise UserError(f"board {rows}×{cols}: rows and columns must be between 1 and 64")
     if count < 1:
@@ -136,7 +138,7 @@ def generate_boards(
             )
         batch = [_draw(rows, cols, rng, weights, dice_faces, multipliers) for _ in range(BATCH)]
         drawn += BATCH
-        found = solve_batch(lexicon, batch, min_length=min_length)
+        found = solve_batch(lexicon, batch, min_length=min_length, threads=threads)
         boards += [
             board for board, words in zip(batch, found, strict=True) if len(words) >= min_words
         ]

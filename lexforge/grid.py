@@ -3,6 +3,10 @@
 Board text format (elzzur's, extended):
 
 * rows are lines; several grids in one text are separated by blank lines;
+* a line holding ``/`` is a whole grid by itself, its rows separated by ``/`` (empty parts are
+  ignored: ``A B C/`` is a one-row grid), so a batch can hold one grid per line;
+* a grid written on one line without ``/`` is square: N² cells are read as N×N, row by row
+  (``perslatgsineters`` is a 4×4 grid); any other count of cells on one line is an error;
 * cells are separated by whitespace (several spaces count as one). A row without whitespace
   and longer than one character is one letter per cell, except ``Qu`` (Q + lowercase u),
   which is one cell: ``QuIT`` = ``Qu I T``;
@@ -18,6 +22,7 @@ Board text format (elzzur's, extended):
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -73,22 +78,26 @@ def parse_grids(
     """Parse every grid of ``text`` (see the module docstring); UserError on bad input."""
     if size is not None:
         return _parse_sized(text, language, source, multipliers, size)
-    blocks: list[list[str]] = [[]]
+    blocks: list[tuple[list[str], bool]] = [([], False)]  # (rows, written with "/")
     for line in text.splitlines():
-        if line.strip():
-            blocks[-1].append(line)
-        elif blocks[-1]:
-            blocks.append([])
-    blocks = [block for block in blocks if block]
+        if "/" in line:
+            blocks += [([part for part in line.split("/") if part.strip()], True), ([], False)]
+        elif line.strip():
+            blocks[-1][0].append(line)
+        elif blocks[-1][0]:
+            blocks.append(([], False))
+    blocks = [block for block in blocks if block[0]]
     if not blocks:
         raise UserError(f"{source}: empty grid: expected rows of letters, e.g. 'A B C D'")
     return [
-        _parse_block(block, language, f"{source}: grid {number}", multipliers)
-        for number, block in enumerate(blocks, start=1)
+        _parse_block(lines, language, f"{source}: grid {number}", multipliers, slashed)
+        for number, (lines, slashed) in enumerate(blocks, start=1)
     ]
 
 
-def _parse_block(lines: list[str], language: Language, where: str, multipliers: bool) -> Grid:
+def _parse_block(
+    lines: list[str], language: Language, where: str, multipliers: bool, slashed: bool
+) -> Grid:
     rows: list[list[tuple[str, int, int]]] = []
     for number, line in enumerate(lines, start=1):
         at = f"{where}, row {number}"
@@ -104,6 +113,8 @@ def _parse_block(lines: list[str], language: Language, where: str, multipliers: 
                 "every row needs the same number of cells"
             )
         rows.append(row)
+    if len(rows) == 1 and not slashed and len(rows[0]) > 1:
+        rows = _square(rows[0], where)
     _check_size(len(rows), len(rows[0]), where)
     return _grid(len(rows), len(rows[0]), [cell for row in rows for cell in row])
 
@@ -132,6 +143,17 @@ def _parse_sized(
         ]
         grids.append(_grid(size, size, cells))
     return grids
+
+
+def _square(cells: list[tuple[str, int, int]], where: str) -> list[list[tuple[str, int, int]]]:
+    """The cells of a grid written on one line, as the rows of a square grid."""
+    side = math.isqrt(len(cells))
+    if side * side != len(cells):
+        raise UserError(
+            f"{where}: one line of {_cells(len(cells))} is not a square grid; put each row on "
+            "its own line or separate rows with '/' (e.g. 'A B C/D E F')"
+        )
+    return [cells[start : start + side] for start in range(0, len(cells), side)]
 
 
 def _cells(count: int) -> str:
@@ -217,7 +239,22 @@ def format_grid(grid: Grid) -> str:
     for row in range(grid.rows):
         line = cells[row * grid.cols : (row + 1) * grid.cols]
         lines.append(" ".join(cell.ljust(width) for cell in line).rstrip())
+    if grid.rows == 1 and grid.cols > 1:  # one line without "/" would be read as a square
+        lines[0] += "/"
     return "\n".join(lines) + "\n"
+
+
+def format_grid_line(grid: Grid) -> str:
+    """The grid on one line, rows separated by ``/`` (``parse_grids`` reads it back): letters
+    run together when every cell is one letter or Qu, without multipliers, else spaced."""
+    compact = all(len(c) == 1 or c == "QU" for c in grid.cells) and not any(
+        m != 1 for m in grid.letter_mult + grid.word_mult
+    )
+    if not compact:
+        return "/".join(" ".join(line.split()) for line in format_grid(grid).splitlines())
+    cells = [c[0] + c[1:].lower() for c in grid.cells]
+    rows = ["".join(cells[r * grid.cols : (r + 1) * grid.cols]) for r in range(grid.rows)]
+    return "/".join(rows) + ("/" if grid.rows == 1 and grid.cols > 1 else "")
 
 
 def neighbours(grid: Grid, adjacency: int = 8) -> list[tuple[int, ...]]:

@@ -10,6 +10,7 @@ graph is loaded with ``numpy.load(mmap_mode="r")`` on first use.
 from __future__ import annotations
 
 import ast
+import json
 import mmap
 from collections.abc import Iterable
 from functools import cached_property
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
 
 REQUIRED = ("words.marisa", "anagrams.marisa", "language.json", "manifest.json")
 ANAGRAM_GRAPH_FILE = "anagram-graph.npy"
+WORD_SOURCES_FILE = "word-sources.npy"  # per word id: bitmask of the sources that have it
+SOURCE_NAMES_FILE = "sources.json"  # the source names, in bit order
+_NPY_UNSIGNED = {"|u1": ("B", 1), "<u2": ("H", 2), "<u4": ("I", 4), "<u8": ("Q", 8)}
 
 
 def anagram_key(word: str) -> str:
@@ -133,6 +137,24 @@ class Lexicon:
             )
         return nodes
 
+    def sources_of(self, word: str) -> list[str] | None:
+        """The names of the sources that have ``word`` (a lexicon word), from
+        ``word-sources.npy`` and ``sources.json``; None for a lexicon without them."""
+        if self.path is None or not (self.path / WORD_SOURCES_FILE).is_file():
+            return None
+        masks = map_vector(self.path / WORD_SOURCES_FILE)
+        try:
+            names = json.loads((self.path / SOURCE_NAMES_FILE).read_bytes())
+            if len(masks) != len(self.words) or not all(isinstance(n, str) for n in names):
+                raise ValueError("not one entry per word, or names that are not strings")
+        except (OSError, ValueError, TypeError) as error:
+            raise UserError(
+                f"{self.path}: damaged word sources ({excerpt(str(error))}); "
+                "check it with: lexforge verify"
+            ) from None
+        mask = masks[self.words[word]]
+        return [name for bit, name in enumerate(names) if mask >> bit & 1]
+
     def __contains__(self, word: str) -> bool:
         return word in self.words
 
@@ -148,18 +170,37 @@ def node_words(nodes: np.ndarray) -> memoryview:
     return memoryview(nodes.view("<u8").ravel()).cast("B").cast("Q")
 
 
+def _map_npy(path: Path) -> tuple[dict, memoryview]:
+    """The header and the data of a version-1 ``.npy`` file, mapped, without numpy."""
+    with open(path, "rb") as handle:
+        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    if mapped[:6] != b"\x93NUMPY" or mapped[6] != 1:
+        raise ValueError("not a version-1 .npy file")
+    header_length = int.from_bytes(mapped[8:10], "little")
+    header = ast.literal_eval(mapped[10 : 10 + header_length].decode("latin-1"))
+    return header, memoryview(mapped)[10 + header_length :]
+
+
+def map_vector(path: Path) -> memoryview:
+    """Memory-map a one-dimensional ``.npy`` array of unsigned integers, without numpy."""
+    try:
+        header, data = _map_npy(path)
+        code, size = _NPY_UNSIGNED[header["descr"]]
+        if len(header["shape"]) != 1 or len(data) != size * header["shape"][0]:
+            raise ValueError("unexpected shape or size")
+    except (OSError, ValueError, SyntaxError, KeyError, IndexError, TypeError) as error:
+        raise UserError(
+            f"{path}: corrupted array ({excerpt(str(error))}); check it with: lexforge verify"
+        ) from None
+    return data.cast(code)
+
+
 def map_node_array(path: Path) -> memoryview:
     """Memory-map a ``.npy`` node array (lexforge.graph layout) as 64-bit words, without numpy."""
     try:
-        with open(path, "rb") as handle:
-            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        if mapped[:6] != b"\x93NUMPY" or mapped[6] != 1:
-            raise ValueError("not a version-1 .npy file")
-        header_length = int.from_bytes(mapped[8:10], "little")
-        header = ast.literal_eval(mapped[10 : 10 + header_length].decode("latin-1"))
+        header, data = _map_npy(path)
         if header["descr"] != NODE_DESCR or header["fortran_order"]:
             raise ValueError(f"unexpected layout {header['descr']}")
-        data = memoryview(mapped)[10 + header_length :]
         if len(data) != 16 * header["shape"][0]:
             raise ValueError("truncated")
     except (OSError, ValueError, SyntaxError, KeyError, IndexError, TypeError) as error:

@@ -25,6 +25,8 @@ PRODUCING_STEP = {
     "words.marisa": "compile",
     "graph.npy": "compile",
     "language.json": "compile",
+    "word-sources.npy": "compile",
+    "sources.json": "compile",
     "anagrams.txt": "anagrams",
     "anagrams.marisa": "anagrams",
     "anagram-graph.npy": "anagrams",

@@ -5,14 +5,18 @@ From ``words.tsv`` writes into ``build/<lexicon>/``:
 - ``words.txt``: one word per line, sorted by code point, ``\\n`` endings;
 - ``words.marisa``: marisa-trie ``Trie`` of the words;
 - ``graph.npy``: the node-array letter graph walked by the compiled Boggle/Ruzzle search;
-- ``language.json``: the resolved language, so a published lexicon needs no config.
+- ``language.json``: the resolved language, so a published lexicon needs no config;
+- ``word-sources.npy``: per word id of ``words.marisa``, the bitmask of the sources that have
+  the word (bit i: the i-th name of ``sources.json``; uint8, uint16, … as the count needs);
+- ``sources.json``: the source names (ids of the configuration), in bit order.
 
     python -m pipeline.compile --config config/config.yaml --lexicon fr \
-        --words build/work/fr/words.tsv --out build/fr
+        --words build/work/fr/words.tsv --sources build/work/fr/sources.json --out build/fr
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from pathlib import Path
@@ -23,6 +27,7 @@ import numpy as np
 from lexforge.atomic import atomic_open, atomic_path
 from lexforge.errors import report_user_errors
 from lexforge.graph import GRAPH_FILE, build_graph
+from lexforge.lexicon import SOURCE_NAMES_FILE, WORD_SOURCES_FILE
 from pipeline.config import language_json
 from pipeline.step import lexicon_spec, step_parser
 
@@ -33,6 +38,12 @@ def read_words_tsv(path: Path) -> list[str]:
     """The words of a ``words.tsv`` (already sorted and unique)."""
     with open(path, encoding="utf-8") as handle:
         return [line.partition("\t")[0] for line in handle]
+
+
+def read_source_masks(path: Path) -> list[int]:
+    """The source bitmask of each word of a ``words.tsv``, in its order."""
+    with open(path, encoding="utf-8") as handle:
+        return [int(line.partition("\t")[2]) for line in handle]
 
 
 def save_trie(keys: list[str], path: Path) -> marisa_trie.Trie:
@@ -53,10 +64,32 @@ def write_lines(lines: list[str], path: Path) -> None:
         out.write("\n")
 
 
-def compile_lexicon(words: list[str], language_text: str, alphabet: str, out: Path) -> None:
+def source_masks(
+    trie: marisa_trie.Trie, words: list[str], masks: list[int], sources: int
+) -> np.ndarray:
+    """The source bitmasks indexed by the trie's word ids, in the smallest unsigned type."""
+    types = (np.uint8, np.uint16, np.uint32, np.uint64)
+    dtype = next(t for t in types if sources <= 8 * np.dtype(t).itemsize)
+    by_id = np.zeros(len(words), dtype=dtype)
+    ids = np.fromiter((trie[word] for word in words), dtype=np.int64, count=len(words))
+    by_id[ids] = np.array(masks, dtype=dtype)
+    return by_id
+
+
+def compile_lexicon(
+    words: list[str],
+    masks: list[int],
+    source_names: list[str],
+    language_text: str,
+    alphabet: str,
+    out: Path,
+) -> None:
     write_lines(words, out / "words.txt")
     words_trie = save_trie(words, out / "words.marisa")
     save_graph(build_graph(words_trie, alphabet), out / GRAPH_FILE)
+    save_graph(source_masks(words_trie, words, masks, len(source_names)), out / WORD_SOURCES_FILE)
+    with atomic_open(out / SOURCE_NAMES_FILE) as handle:
+        handle.write(json.dumps(source_names, ensure_ascii=False, indent=1) + "\n")
     with atomic_open(out / "language.json") as handle:
         handle.write(language_text)
 
@@ -64,11 +97,13 @@ def compile_lexicon(words: list[str], language_text: str, alphabet: str, out: Pa
 def main(argv: list[str] | None = None) -> int:
     parser = step_parser(__doc__)
     parser.add_argument("--words", type=Path, required=True)
+    parser.add_argument("--sources", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     spec = lexicon_spec(args)
-    words = read_words_tsv(args.words)
-    compile_lexicon(words, language_json(spec), spec.language.alphabet, args.out)
+    words, masks = read_words_tsv(args.words), read_source_masks(args.words)
+    names = [source["id"] for source in json.loads(args.sources.read_text(encoding="utf-8"))]
+    compile_lexicon(words, masks, names, language_json(spec), spec.language.alphabet, args.out)
     log.info("%s: %d words compiled into %s", args.lexicon, len(words), args.out)
     return 0
 

@@ -5,10 +5,13 @@
 rule compile:
     input:
         words="build/work/{lexicon}/words.tsv",
+        sources="build/work/{lexicon}/sources.json",
     output:
         words="build/{lexicon}/words.txt",
         words_trie="build/{lexicon}/words.marisa",
         graph="build/{lexicon}/graph.npy",
+        word_sources="build/{lexicon}/word-sources.npy",
+        source_names="build/{lexicon}/sources.json",
         language="build/{lexicon}/language.json",
         record="build/work/{lexicon}/outputs/compile.json",
     params:
@@ -20,7 +23,8 @@ rule compile:
         "build/benchmarks/compile/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.compile --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --words {input.words} --out build/{wildcards.lexicon} 2> {log}"
+        " --words {input.words} --sources {input.sources} --out build/{wildcards.lexicon}"
+        " 2> {log}"
         " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
 
 

@@ -35,6 +35,8 @@ rule manifest:
             "anagrams.marisa",
             "graph.npy",
             "anagram-graph.npy",
+            "word-sources.npy",
+            "sources.json",
             "language.json",
             "letters.parquet",
             "stats.parquet",

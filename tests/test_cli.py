@@ -31,7 +31,7 @@ def test_anagram_plain_and_json(build_dir):
     done = run("anagram", "ELEPHANT", "--lexicon", "fr", "--exact")
     assert done.returncode == 0 and done.stdout.split() == ["ELEPHANT"]
     data = json.loads(run("anagram", "CHAT*", "--lexicon", "fr", "--json").stdout)
-    assert {"word": "CHATS", "shown": "CHATs", "score": 9} in data
+    assert {"word": "CHATS", "shown": "CHATs", "score": 9} in data["results"]
 
 
 def test_anagram_score_sort_prints_scores(build_dir):
@@ -51,7 +51,8 @@ def test_boggle_blocks_paths_scores(build_dir, tmp_path):
     grids = tmp_path / "grids.txt"
     grids.write_text("S E R S\nP A T G\nL I N E\nS E R S\n\nQu A I S\nT E R N\nE S A L\nR O T E\n")
     out = run("boggle", str(grids), "--lexicon", "en", "--paths", "--score").stdout
-    first, second = out.rstrip("\n").split("\n\n")
+    assert out.startswith("# grid 1\n") and "\n\n# grid 2\n" in out
+    first, second = (block.split("\n", 1)[1] for block in out.rstrip("\n").split("\n\n"))
     assert first.splitlines()[-1].startswith("total\t") and second.splitlines()[-1].startswith(
         "total"
     )
@@ -59,18 +60,16 @@ def test_boggle_blocks_paths_scores(build_dir, tmp_path):
     assert words == sorted(words, key=lambda w: (-len(w), w))
     assert any(w.startswith("QU") for w in words)
     data = json.loads(run("boggle", str(grids), "--lexicon", "en", "--json").stdout)
-    assert len(data) == 2 and data[0]["count"] == len(first.splitlines()) - 1
+    assert [g["count"] for g in data["grids"]] == [len(first.splitlines()) - 1, len(words)]
     # Without paths the command takes the batch search: the same words and scores as solve's.
     plain = run("boggle", str(grids), "--lexicon", "en", "--score").stdout
-    assert (
-        plain
-        == "\n\n".join(
-            "\n".join(
-                [*(f"{w['word']}\t{w['score']}" for w in grid["words"]), f"total\t{grid['total']}"]
-            )
-            for grid in data
+    assert plain == "\n".join(
+        f"# grid {grid['grid']}\n"
+        + "".join(
+            f"{r['word']}\t{r['score']}\n" for r in data["results"] if r["grid"] == grid["grid"]
         )
-        + "\n"
+        + f"total\t{grid['total']}\n"
+        for grid in data["grids"]
     )
 
 
@@ -94,7 +93,7 @@ def test_ruzzle_elzzur_demo_board(build_dir, tmp_path):
     assert " ".join(rows["COHESIVE"][2:]) == "(2,0) (1,0) (1,1) (1,2) (0,2) (1,3) (2,3) (3,3)"
     assert "Number of words:" in out and "Maximum total score:" in out
     values = run("ruzzle", str(board), "--lexicon", "en", "--values", "C=10", "--json").stdout
-    rescored = {w["word"]: w["score"] for w in json.loads(values)[0]["words"]}
+    rescored = {w["word"]: w["score"] for w in json.loads(values)["results"]}
     assert rescored["COHESIVE"] == (10 + 1 + 4 + 1 + 1 + 1 + 4 + 1) * 12 + 20  # C: 4 → 10
 
 
@@ -123,8 +122,8 @@ def test_scrabble_best_moves_plain_and_json(build_dir):
             "scrabble", "-", "--lexicon", "fr", "--rack", "CHATON?", "--json", stdin=EMPTY_BOARD
         ).stdout
     )
-    assert data["count"] > len(data["moves"]) == 20
-    best = data["moves"][0]
+    assert data["moves"] > len(data["results"]) == 20
+    best = data["results"][0]
     assert best["score"] >= 50 + 2 * 7 and len(best["placed"]) == 7
     assert sum(letter.islower() for _, _, letter in best["placed"]) == 1  # the blank
 
@@ -195,16 +194,27 @@ def test_verify_refuses_a_manifest_of_the_wrong_shape(build_dir, tmp_path, manif
     "args",
     [
         ["anagram", "ELEPHANT"],
+        ["anagram", "ELEPHANT", "--format", "tsv"],
+        ["pattern", "C?A??", "--json"],
         ["boggle", "raw/fr/reference/boggle-4x4.grid"],
-        ["ruzzle", "raw/fr/reference/ruzzle-4x4.board"],
+        ["boggle", "perslatgsineters", "--format", "jsonl", "--paths"],
+        ["boggle", "perslatgsineters", "--show"],
+        ["ruzzle", "raw/fr/reference/ruzzle-4x4.board", "--json"],
+        ["ruzzle", "raw/fr/reference/ruzzle-4x4.board", "--show"],
         ["scrabble", "tests/fixtures/scrabble/fr-midgame.board", "--rack", "EIRSTAN"],
+        ["scrabble", "tests/fixtures/scrabble/fr-midgame.board", "--rack", "EIRSTA", "--show"],
+        ["generate", "--count", "2", "--format", "tsv"],
+        ["check", "chat", "aujourd'hui"],
+        ["verify"],
     ],
 )
-def test_query_path_imports_neither_pipeline_nor_pandas(build_dir, args):
+def test_query_path_imports_no_pipeline_dependency(build_dir, args):
+    """Neither the pipeline nor its heavy dependencies load for a query, in any format."""
+    heavy = ("pipeline", "pandas", "pyarrow", "snakemake", "jsonschema")
     code = (
         f"import sys; from lexforge.cli import main; main({[*args, '--lexicon', 'fr']!r});"
-        " bad = [m for m in sys.modules if m.split('.')[0] in ('pipeline', 'pandas', 'pyarrow')];"
+        f" bad = [m for m in sys.modules if m.split('.')[0] in {heavy!r}];"
         " print('IMPORTED', bad)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.stdout.strip().endswith("IMPORTED []"), done.stdout[-300:]
+    assert done.stdout.strip().endswith("IMPORTED []"), done.stdout[-300:] + done.stderr[-300:]

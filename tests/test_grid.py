@@ -40,6 +40,21 @@ def test_spaced_cells_hold_several_letters():
     assert grid.letter_mult == grid.word_mult == (1, 1, 1, 1)
 
 
+def test_one_line_is_square_and_slash_separates_rows():
+    (grid,) = parse_grids("perslatgsineters", EN)
+    assert (grid.rows, grid.cols) == (4, 4) and "".join(grid.cells) == "PERSLATGSINETERS"
+    (grid,) = parse_grids("Qu A I S T E R N E", EN)  # 9 spaced cells: 3×3
+    assert (grid.rows, grid.cols) == (3, 3) and grid.cells[0] == "QU"
+    # A line with '/' is a grid by itself; '/' separates its rows, a trailing one is one row.
+    found = parse_grids("AB/CD\nEF\nGH\nA B C/\nX", EN)
+    assert [(g.rows, g.cols, "".join(g.cells)) for g in found] == [
+        (2, 2, "ABCD"),
+        (2, 2, "EFGH"),
+        (1, 3, "ABC"),
+        (1, 1, "X"),
+    ]
+
+
 def test_several_grids_separated_by_blank_lines():
     found = parse_grids("\nA B\nC D\n\n   \n\nE F\nG H\n\n", EN)
     assert [g.cells for g in found] == [("A", "B", "C", "D"), ("E", "F", "G", "H")]
@@ -62,11 +77,13 @@ def test_multiplier_suffixes_combine():
     ("text", "options", "expected"),
     [
         ("A B\nC\n", {}, "b.txt: grid 1, row 2: ragged row: 1 cell where row 1 has 2 cells"),
-        ("A B\n\nC D\nE F G", {}, "b.txt: grid 2, row 2: ragged row"),
+        ("A B\nC D\n\nC D\nE F G", {}, "b.txt: grid 2, row 2: ragged row"),
         ("  \n\n", {}, "b.txt: empty grid"),
         ("A B\nC 1", {}, "b.txt: grid 1, row 2: cell '1': unknown letter '1'"),
         ("A Ø\nß Ω", {}, "b.txt: grid 1, row 2: cell 'Ω': unknown letter 'Ω'"),
-        ("A " * 65, {}, "b.txt: grid 1: grid of 1×65 cells is too large"),
+        ("A " * 65 + "/", {}, "b.txt: grid 1: grid of 1×65 cells is too large"),
+        ("A " * 65, {}, "b.txt: grid 1: one line of 65 cells is not a square grid"),
+        ("ABC/DE", {}, "b.txt: grid 1, row 2: ragged row"),
         ("A\n" * 65, {}, "b.txt: grid 1: grid of 65×1 cells is too large"),
         ("Atl Bxx", {"multipliers": True}, "b.txt: grid 1, row 1: cell 'Bxx': unknown multiplier"),
         ("Atltl B", {"multipliers": True}, "cell 'Atltl': unknown multiplier suffix"),

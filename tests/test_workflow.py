@@ -21,6 +21,8 @@ ARTIFACTS = (
     "anagrams.marisa",
     "graph.npy",
     "anagram-graph.npy",
+    "word-sources.npy",
+    "sources.json",
     "language.json",
     "letters.parquet",
     "stats.parquet",

@@ -1,0 +1,123 @@
+"""The shapes and formats of the command's answers.
+
+Every query answers an ``Answer``: which command, which lexicon, the query's parameters, and rows
+of results with named columns (the same in every format). Machine formats:
+
+* ``json``: one object, ``{"schema": "lexforge/1", "command", "lexicon", "query", "results":
+  [row objects], ...}`` plus command-specific summaries (e.g. ``grids`` for Boggle);
+* ``jsonl``: one row object per line (no envelope), for streaming and ``jq``;
+* ``tsv``: a header line of the column names, then one line per row.
+
+Multi-input commands (many grids, many racks) carry the input's number (from 1, as in error
+messages) in a column of every row, so a row always maps back to its input. Encoding goes
+through the C JSON encoder (compact separators): 1,000 boards of JSON cost about what the text
+costs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from json.encoder import encode_basestring
+from typing import Any, TextIO
+
+SCHEMA = "lexforge/1"
+FORMATS = ("text", "json", "jsonl", "tsv")
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class Answer:
+    """One command's answer: rows of ``columns`` plus summaries for the JSON envelope."""
+
+    command: str
+    lexicon: str | None  # None for commands over no one lexicon (``lexicons``)
+    query: dict[str, Any]
+    columns: tuple[str, ...]
+    rows: Sequence[Sequence[Any]]
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    def records(self) -> list[dict[str, Any]]:
+        """The rows as objects keyed by column."""
+        columns = self.columns
+        return [dict(zip(columns, row, strict=True)) for row in self.rows]
+
+    def envelope(self, *, records: bool = True) -> dict[str, Any]:
+        """The ``json`` format's object (``results`` left empty without ``records``)."""
+        return {
+            "schema": SCHEMA,
+            "command": self.command,
+            "lexicon": self.lexicon,
+            "query": self.query,
+            "results": self.records() if records else [],
+            **self.summary,
+        }
+
+
+def write(answer: Answer, fmt: str, out: TextIO, text: Callable[[TextIO], None]) -> None:
+    """Write ``answer`` in format ``fmt``; ``text`` writes the human format."""
+    if fmt == "text":
+        text(out)
+    elif fmt == "json":
+        head = _ENCODER.encode({**answer.envelope(records=False), "results": None})
+        before, _, after = head.partition('"results":null')
+        out.write(before + '"results":[')
+        out.write(",".join(json_objects(answer)))
+        out.write("]" + after + "\n")
+    elif fmt == "jsonl":
+        out.writelines(line + "\n" for line in json_objects(answer))
+    elif fmt == "tsv":
+        out.write("\t".join(answer.columns) + "\n")
+        columns = (
+            _column(values, tsv_field, plain=True) for values in zip(*answer.rows, strict=True)
+        )
+        cells = zip(*columns, strict=True)
+        out.writelines("\t".join(row) + "\n" for row in cells)
+    else:
+        raise ValueError(f"unknown format {fmt!r}")
+
+
+def json_objects(answer: Answer) -> list[str]:
+    """Each row as a JSON object, the same text as the encoder's, built column by column:
+    strings and integers (nearly every value) without a call of the encoder per value."""
+    template = (
+        "{"
+        + ",".join(encode_basestring(c).replace("%", "%%") + ":%s" for c in answer.columns)
+        + "}"
+    )
+    columns = (
+        _column(values, _ENCODER.encode, plain=False) for values in zip(*answer.rows, strict=True)
+    )
+    return [template % row for row in zip(*columns, strict=True)]
+
+
+def _column(values: tuple[Any, ...], encode: Callable[[Any], str], *, plain: bool) -> list[str]:
+    """A column's values as text: strings as they are (``plain``) or JSON-quoted, integers in
+    decimal, anything else through ``encode``."""
+    kinds = set(map(type, values))
+    if kinds == {str}:
+        return list(values) if plain else list(map(encode_basestring, values))
+    if kinds == {int}:
+        return list(map(str, values))
+    return list(map(encode, values))
+
+
+def tsv_field(value: Any) -> str:
+    """A TSV cell: paths and placed tiles as space-separated comma tuples (``0,1 1,2``),
+    booleans as ``true``/``false``, None as empty, lists of names comma-separated."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        if value and isinstance(value[0], (list, tuple)):
+            return " ".join(",".join(map(str, item)) for item in value)
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def format_path(path: Sequence[Sequence[int]]) -> str:
+    """A path as the text format shows it: ``(0,1) (1,2)``."""
+    return " ".join(f"({r},{c})" for r, c in path)
