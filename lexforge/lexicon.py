@@ -142,8 +142,23 @@ class Lexicon:
         ``word-sources.npy`` and ``sources.json``; None for a lexicon without them."""
         if self.path is None or not (self.path / WORD_SOURCES_FILE).is_file():
             return None
+        masks, names = self._word_sources
+        mask = masks[self.words[word]]
+        return [name for bit, name in enumerate(names) if mask >> bit & 1]
+
+    @cached_property
+    def _word_sources(self) -> tuple[memoryview, list[str]]:
+        """Each word's source mask and the source names, both as ``manifest.json`` certifies
+        them: a changed byte in either would name other sources without any error, so they are
+        hashed (a few milliseconds; only ``lexforge check`` reads them)."""
+        from lexforge.verify import uncertified
+
+        assert self.path is not None
+        damaged = uncertified(self.path, (WORD_SOURCES_FILE, SOURCE_NAMES_FILE))
         masks = map_vector(self.path / WORD_SOURCES_FILE)
         try:
+            if damaged:
+                raise ValueError(f"{damaged[0]} differs from manifest.json")
             names = json.loads((self.path / SOURCE_NAMES_FILE).read_bytes())
             if len(masks) != len(self.words) or not all(isinstance(n, str) for n in names):
                 raise ValueError("not one entry per word, or names that are not strings")
@@ -152,8 +167,7 @@ class Lexicon:
                 f"{self.path}: damaged word sources ({excerpt(str(error))}); "
                 "check it with: lexforge verify"
             ) from None
-        mask = masks[self.words[word]]
-        return [name for bit, name in enumerate(names) if mask >> bit & 1]
+        return masks, names
 
     def __contains__(self, word: str) -> bool:
         return word in self.words

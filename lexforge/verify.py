@@ -76,6 +76,19 @@ def verify(spec: str) -> list[str]:
     return check_artifacts(folder, entries)
 
 
+def uncertified(folder: Path, names: tuple[str, ...]) -> list[str]:
+    """Those of ``names`` that ``folder``'s manifest does not list with their current sha256
+    (all of them if the manifest is missing or unreadable)."""
+    try:
+        listed = {
+            n: sha
+            for n, _, sha in manifest_entries(json.loads((folder / "manifest.json").read_bytes()))
+        }
+    except (OSError, ValueError):
+        return list(names)
+    return [n for n in names if listed.get(n) is None or sha256_file(folder / n) != listed[n]]
+
+
 def check_artifacts(folder: Path, entries: list[tuple[str, int, str]]) -> list[str]:
     """Problems of ``folder``'s files against a manifest's entries (``manifest_entries``)."""
     problems = []

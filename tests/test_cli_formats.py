@@ -285,9 +285,10 @@ def test_check_normalizes_and_names_the_sources(build_dir):
     assert rows["x"]["rejected"] == "too-short"
     for mask, word in only.items():
         assert rows[word]["sources"] == [n for bit, n in enumerate(names) if mask >> bit & 1]
-    text = run("check", "zzzzzz", "chat", "--lexicon", "fr").stdout.splitlines()
-    assert text[0] == "zzzzzz\tZZZZZZ\tnot in fr"
-    assert text[1].startswith("chat\tCHAT\tin fr (")
+    text = run("check", "zzzzzz", "blorpax", "chat", "--lexicon", "fr").stdout.splitlines()
+    assert text[0] == "zzzzzz\trejected: no-vowel"  # the language's shape rules
+    assert text[1] == "blorpax\tBLORPAX\tnot in fr"
+    assert text[2].startswith("chat\tCHAT\tin fr (")
 
 
 def test_check_every_word_of_the_lexicon_has_a_source(build_dir):

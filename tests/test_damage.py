@@ -21,12 +21,14 @@ from lexforge.errors import UserError
 from lexforge.grid import parse_grids
 from lexforge.language import Language
 from lexforge.lexicon import Lexicon
+from lexforge.verify import sha256_file
 from pipeline.anagrams import build_index
 from pipeline.compile import compile_lexicon
 
 GRID = "S T A R\nE O N L\nR I E S\nT A P E\n"
 RACK = "ETOILES?"
 NODE_FILES = ("graph.npy", "anagram-graph.npy")
+SOURCE_FILES = ("word-sources.npy", "sources.json")
 
 
 def _queries(lexicon: Lexicon) -> list:
@@ -41,6 +43,7 @@ def _queries(lexicon: Lexicon) -> list:
         boggle.solve_batch(lexicon, [grid]),
         [(w.word, w.score) for w in ruzzle.solve(lexicon, grid)],
         [m.shown for m in anagram(lexicon, RACK)],
+        [lexicon.sources_of(word) for word in ("STAR", "TOILE", "SOIE")],
     ]
 
 
@@ -53,9 +56,17 @@ def pristine(tmp_path_factory, build_dir) -> tuple[Path, list]:
     text = (build_dir / "fr/words.txt").read_text(encoding="utf-8").split()
     words = sorted([*random.Random(7).sample(text, 4000), "ETOILES", "STAR", "TOILE", "SOIE"])
     language_text = (build_dir / "fr/language.json").read_text(encoding="utf-8")
-    compile_lexicon(sorted(set(words)), language_text, language.alphabet, folder)
+    unique = sorted(set(words))
+    masks = [1 + (i % 3 == 0) * 2 for i in range(len(unique))]  # two sources
+    compile_lexicon(unique, masks, ["dict:a", "aspell:b"], language_text, language.alphabet, folder)
     build_index(sorted(set(words)), language.alphabet, folder)
-    (folder / "manifest.json").write_text(json.dumps({"lexicon": "fr-small"}))
+    artifacts = [
+        {"name": p.name, "bytes": p.stat().st_size, "sha256": sha256_file(p)}
+        for p in sorted(folder.iterdir())
+    ]
+    (folder / "manifest.json").write_text(
+        json.dumps({"lexicon": "fr-small", "artifacts": artifacts})
+    )
     return folder, _queries(Lexicon.open(folder))
 
 
@@ -96,7 +107,17 @@ def test_every_changed_node_byte_is_refused(pristine, tmp_path, name):
         assert _outcome(copy, expected) == "refused", (name, offset, flip)
 
 
-@pytest.mark.parametrize("name", [*NODE_FILES, "words.marisa", "anagrams.marisa", "language.json"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        *NODE_FILES,
+        "words.marisa",
+        "anagrams.marisa",
+        "language.json",
+        "word-sources.npy",
+        "sources.json",
+    ],
+)
 @pytest.mark.parametrize(
     "damage",
     [

@@ -342,7 +342,16 @@ def test_the_cli_reads_a_hunspell_word_list(tmp_path):
     dic = write(tmp_path, BASIC, *BASIC_WORDS)
     lexforge = Path(sys.executable).with_name("lexforge")
     result = subprocess.run(
-        [str(lexforge), "anagram", "seitic", "-d", str(dic), "--format", "hunspell", "--exact"],
+        [
+            str(lexforge),
+            "anagram",
+            "seitic",
+            "-d",
+            str(dic),
+            "--list-format",
+            "hunspell",
+            "--exact",
+        ],
         capture_output=True,
         text=True,
         check=True,

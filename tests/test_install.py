@@ -58,7 +58,7 @@ def test_install_then_query_from_anywhere(swedish, data_home, tmp_path):
     assert "GPL-2+" in (installed / "README").read_text()
     assert [p.name for p in data_home.iterdir()] == ["sv"]  # no staging directory left
 
-    listed = json.loads(run("lexicons", "--json", cwd=tmp_path).stdout)
+    listed = json.loads(run("lexicons", "--json", cwd=tmp_path).stdout)["results"]
     assert {"name": "sv", "language": "sv", "words": len(words_of(built)), "version": "0.0.1",
             "path": str(installed), "shadowed": False} in listed  # fmt: skip
     words = words_of(built)
@@ -76,7 +76,7 @@ def test_search_path_order_and_shadowing(swedish, data_home, tmp_path, monkeypat
     first = tmp_path / "mine"
     shutil.copytree(swedish / "build/sv-ods", first / "sv")  # another lexicon under the name sv
     monkeypatch.setenv("LEXFORGE_PATH", f"{tmp_path / 'empty'}{os.pathsep}{first}")
-    listed = json.loads(run("lexicons", "--json", cwd=tmp_path).stdout)
+    listed = json.loads(run("lexicons", "--json", cwd=tmp_path).stdout)["results"]
     assert [(e["path"], e["shadowed"]) for e in listed if e["name"] == "sv"] == [
         (str(first / "sv"), False),
         (str(data_home / "sv"), True),
