@@ -35,6 +35,7 @@ from lexforge.errors import report_user_errors
 from lexforge.report import FORMAT
 from pipeline.report_html import render_html
 from pipeline.step import lexicon_spec, step_parser
+from pipeline.tables import read_words_tsv
 
 SAMPLE = 12  # words shown per length of a source's own words
 LISTED = 60  # suspicious words listed per kind
@@ -52,19 +53,6 @@ def sample(words: list[str] | np.ndarray, count: int) -> list[str]:
         return [str(w) for w in words]
     picks = np.linspace(0, len(words) - 1, count).round().astype(int)
     return [str(words[i]) for i in picks]
-
-
-def read_words_tsv(path: Path) -> pd.DataFrame:
-    """The words step's ``WORD<TAB>mask`` lines (NA, NULL … stay words)."""
-    return pd.read_csv(
-        path,
-        sep="\t",
-        names=["word", "mask"],
-        dtype={"word": str, "mask": "int64"},
-        engine="pyarrow",
-        keep_default_na=False,
-        na_values=[],
-    )
 
 
 def source_ids(stats: pd.DataFrame) -> list[str]:

@@ -141,6 +141,7 @@ def write_parquet(table: pa.Table, path: Path) -> None:
 
 
 def read_words_tsv(path: Path) -> pd.DataFrame:
+    """The words step's ``WORD<TAB>mask`` lines (NA, NULL … stay words)."""
     return pd.read_csv(
         path,
         sep="\t",
