@@ -140,7 +140,7 @@ def test_wheel_alone_installs_a_bundle_and_answers_from_root(user_env, tmp_path)
     snakemake(tree, "dist")
     done = user_run(user_env, "lexforge", "install", str(tree / "build/dist/sv-0.0.1.tar.gz"))
     assert done.returncode == 0, done.stderr
-    listed = json.loads(user_run(user_env, "lexforge", "lexicons", "--json").stdout)
+    listed = json.loads(user_run(user_env, "lexforge", "lexicons", "--json").stdout)["results"]
     assert [(e["name"], e["version"]) for e in listed] == [("sv", "0.0.1")]
 
     words = (tree / "build/sv/words.txt").read_text(encoding="utf-8").split()
