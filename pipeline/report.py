@@ -33,9 +33,9 @@ import pyarrow.parquet as pq
 from lexforge.atomic import atomic_open
 from lexforge.errors import report_user_errors
 from lexforge.report import FORMAT
+from pipeline.frames import read_words_frame
 from pipeline.report_html import render_html
 from pipeline.step import lexicon_spec, step_parser
-from pipeline.tables import read_words_tsv
 
 SAMPLE = 12  # words shown per length of a source's own words
 LISTED = 60  # suspicious words listed per kind
@@ -286,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     spec = lexicon_spec(args)
     stats = pq.read_table(args.stats).to_pandas()
-    words = read_words_tsv(args.words_tsv)
+    words = read_words_frame(args.words_tsv)
     report = build_report(
         args.lexicon, spec.language_data, args.words, words, stats, History(args.history)
     )

@@ -33,6 +33,7 @@ import pyarrow.parquet as pq
 from lexforge.atomic import atomic_path
 from lexforge.errors import report_user_errors
 from lexforge.language import Language
+from pipeline.frames import read_words_frame
 from pipeline.step import lexicon_spec, step_parser
 
 #: The columns of stats.parquet, in order; every one but lexicon, metric and value may be null.
@@ -140,19 +141,6 @@ def write_parquet(table: pa.Table, path: Path) -> None:
         pq.write_table(table, tmp, compression="zstd")
 
 
-def read_words_tsv(path: Path) -> pd.DataFrame:
-    """The words step's ``WORD<TAB>mask`` lines (NA, NULL … stay words)."""
-    return pd.read_csv(
-        path,
-        sep="\t",
-        names=["word", "mask"],
-        dtype={"word": str, "mask": "int64"},
-        engine="pyarrow",
-        keep_default_na=False,  # NA, NAN and NULL are words
-        na_values=[],
-    )
-
-
 def read_anagram_keys(path: Path) -> pd.Series:
     lines = pd.read_csv(
         path,
@@ -174,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     spec = lexicon_spec(args)
-    words = read_words_tsv(args.words)
+    words = read_words_frame(args.words)
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
     language = spec.language
     write_parquet(letter_table(args.lexicon, words["word"], language), args.out / "letters.parquet")
