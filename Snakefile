@@ -14,11 +14,11 @@ include: "rules/compile.smk"
 include: "rules/tables.smk"
 include: "rules/report.smk"
 include: "rules/validate.smk"
+include: "rules/live.smk"
 include: "rules/publish.smk"
 
 
 rule all:
     default_target: True
     input:
-        expand("build/{lexicon}/manifest.json", lexicon=DEFAULT_LEXICONS),
-        expand("build/{lexicon}/validation.json", lexicon=DEFAULT_LEXICONS),
+        expand("build/work/{lexicon}/outputs/live.json", lexicon=DEFAULT_LEXICONS),

@@ -209,28 +209,41 @@ def pattern(
     lexicon: Lexicon, text: str, *, rack_text: str | None = None, sort: str = "alpha"
 ) -> list[Match]:
     """Words matching a crossword pattern; with a rack, the wildcards must be filled from it."""
-    if not text:
-        raise UserError("empty pattern")
     if sort not in SORT_KEYS:
         raise UserError(f"unknown sort '{sort}' (use one of: {', '.join(SORT_KEYS)})")
+    matches = list(iter_pattern(lexicon, text, rack_text=rack_text))
+    return matches if sort == "alpha" else sort_matches(matches, sort)
+
+
+def iter_pattern(lexicon: Lexicon, text: str, *, rack_text: str | None = None) -> Iterator[Match]:
+    """``pattern``'s matches in alphabetical order, found as the iterator is read (so a pattern
+    matching millions of words streams in bounded memory). The pattern and rack are checked at
+    once."""
+    if not text:
+        raise UserError("empty pattern")
     prefix, regex, minimum = _pattern_regex(text, lexicon)
     rack = parse_rack(rack_text, lexicon) if rack_text is not None else None
-    matches = []
-    for word in lexicon.words.iterkeys(prefix):
+    return _pattern_matches(lexicon, prefix, regex, minimum, rack)
+
+
+def _pattern_matches(
+    lexicon: Lexicon, prefix: str, regex: re.Pattern[str], minimum: int, rack: Rack | None
+) -> Iterator[Match]:
+    values = lexicon.language.tile_values
+    for word in lexicon.sorted_words(prefix):
         if len(word) < minimum:
             continue
         found = regex.fullmatch(word)
         if found is None:
             continue
-        jokers = ""
-        shown = word
-        if rack is not None:
-            jokers = "".join((Counter("".join(found.groups())) - rack.letters).elements())
-            if len(jokers) > rack.jokers:
-                continue
-            shown = show_jokers_at(word, jokers, wildcard_positions(found))
-        matches.append(Match(word, shown, score(word, jokers, lexicon)))
-    return sort_matches(matches, sort)
+        if rack is None:
+            yield Match(word, word, sum(values.get(c, 0) for c in word))
+            continue
+        jokers = "".join((Counter("".join(found.groups())) - rack.letters).elements())
+        if len(jokers) > rack.jokers:
+            continue
+        shown = show_jokers_at(word, jokers, wildcard_positions(found))
+        yield Match(word, shown, score(word, jokers, lexicon))
 
 
 def wildcard_positions(found: re.Match[str]) -> list[int]:

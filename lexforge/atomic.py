@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,14 +30,18 @@ def _running(pid: int) -> bool:
 
 
 def remove_stale_temporaries(folder: Path) -> list[Path]:
-    """Delete the temporary files under ``folder`` whose writing process is no longer running;
-    return them."""
+    """Delete the temporary files and directories under ``folder`` whose writing process is no
+    longer running; return them."""
     removed = []
     for path in sorted(folder.rglob(f".*{TEMPORARY_SUFFIX}*")) if folder.is_dir() else []:
         match = _TEMPORARY.match(path.name)
-        if match and path.is_file() and not _running(int(match.group(1))):
+        if not match or _running(int(match.group(1))) or not os.path.lexists(path):
+            continue
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
             path.unlink(missing_ok=True)
-            removed.append(path)
+        removed.append(path)
     return removed
 
 

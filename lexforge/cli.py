@@ -19,13 +19,14 @@ status 1.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from lexforge.errors import UserError, report_user_errors
+from lexforge.errors import UserError, excerpt, one_line, report_user_errors
 from lexforge.lexicon import Lexicon
 from lexforge.output import FORMATS, Answer, format_path, write
 
@@ -68,9 +69,18 @@ def read_input(spec: str) -> tuple[str, str]:
 def read_board(spec: str) -> tuple[str, str, bool]:
     """A board argument: ``-`` (stdin), a file, or else the board itself (rows separated by
     ``/``). Returns the text, the name to report it by and whether it was given inline."""
-    if spec == "-" or Path(spec).exists():
+    if spec == "-" or _is_file(spec):
         return *read_input(spec), False
-    return spec.replace("/", "\n"), f"board {spec!r} (no such file; read as a board)", True
+    where = f"board {excerpt(spec)!r} (no such file; read as a board)"
+    return spec.replace("/", "\n"), where, True
+
+
+def _is_file(name: str) -> bool:
+    """Whether ``name`` is an existing file (False for what cannot be a file name)."""
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def answer(args: argparse.Namespace, answer: Answer, text: Callable[[TextIO], None]) -> None:
@@ -82,7 +92,7 @@ def matches_answer(command: str, lexicon: Lexicon, query: dict, matches: list) -
     return Answer(command, lexicon.name, query, ("word", "shown", "score"), rows)
 
 
-def write_matches(out: TextIO, matches: list, sort: str) -> None:
+def write_matches(out: TextIO, matches: Iterable, sort: str) -> None:
     for m in matches:
         out.write(f"{m.shown}\t{m.score}\n" if sort == "score" else f"{m.shown}\n")
 
@@ -128,14 +138,19 @@ def cmd_anagram(args: argparse.Namespace) -> None:
 
 
 def cmd_pattern(args: argparse.Namespace) -> None:
-    from lexforge.anagram import pattern
+    from lexforge.anagram import iter_pattern, pattern
 
     lexicon = load_lexicon(args)
-    matches = pattern(lexicon, args.pattern, rack_text=args.rack, sort=args.sort)
+    if args.sort == "alpha":  # the lexicon's order: streamed
+        matches = iter_pattern(lexicon, args.pattern, rack_text=args.rack)
+    else:
+        matches = pattern(lexicon, args.pattern, rack_text=args.rack, sort=args.sort)
     query = {"pattern": args.pattern, "rack": args.rack, "sort": args.sort}
+    # Only one of the two reads ``matches`` (one format is written).
+    rows = ((m.word, m.shown, m.score) for m in matches)
     answer(
         args,
-        matches_answer("pattern", lexicon, query, matches),
+        Answer("pattern", lexicon.name, query, ("word", "shown", "score"), rows),
         lambda out: write_matches(out, matches, args.sort),
     )
 
@@ -405,11 +420,14 @@ def cmd_generate(args: argparse.Namespace) -> None:
         "multipliers": args.multipliers,
         "min_words": args.min_words,
     }
-    boards = generate_boards(lexicon, threads=args.threads, **options)
-    rows = [(number, format_grid_line(board)) for number, board in enumerate(boards, start=1)]
+    drawn = generate_boards(lexicon, threads=args.threads, **options)
+    boards = itertools.chain([next(drawn)], drawn)  # a failure comes before any output
+    # The boards stream: only one of these reads them (one format is written).
+    rows = ((number, format_grid_line(board)) for number, board in enumerate(boards, start=1))
 
     def text(out: TextIO) -> None:
-        out.write("\n".join(format_grid(board) for board in boards))
+        for number, board in enumerate(boards):
+            out.write(("\n" if number else "") + format_grid(board))
 
     answer(args, Answer("generate", lexicon.name, options, ("grid", "board"), rows), text)
 
@@ -450,7 +468,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         )
     elif problems:
         for problem in problems:
-            print(f"lexforge: {problem}", file=sys.stderr)
+            print(f"lexforge: {one_line(problem)}", file=sys.stderr)
     else:
         print(f"{name}: every artifact matches manifest.json")
     return 1 if problems else 0
@@ -508,6 +526,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("lexforge").strip()
         where = f" {command}" if command else ""
+        message = one_line(message)  # it may quote any argument
         self.exit(1, f"lexforge{where}: {message} (see: {self.prog} --help)\n")
 
 

@@ -1,5 +1,6 @@
 """The one exception type for expected failures (bad input, missing files)."""
 
+import re
 import sys
 from collections.abc import Callable
 
@@ -13,12 +14,33 @@ def report_user_errors(main: Callable[[], int | None]) -> int:
     try:
         return main() or 0
     except UserError as error:
-        print(f"lexforge: {error}", file=sys.stderr)
+        print(f"lexforge: {one_line(str(error))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+
+
+#: A run of characters without a space longer than this in an error message is input quoted
+#: whole (a 10,000-letter rack): ``one_line`` shortens it to an excerpt.
+LONGEST_RUN = 160
+
+
+def one_line(message: str) -> str:
+    """An error message as printed: ``printable``, and no run longer than ``LONGEST_RUN``."""
+    return _LONG_RUN.sub(lambda run: excerpt(run.group(), 60), printable(message))
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (line breaks, controls, direction
+    marks) written as its Python escape, so a message stays one visible line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
+_LONG_RUN = re.compile(rf"\S{{{LONGEST_RUN + 1},}}")
 
 
 def excerpt(text: str, limit: int = 40) -> str:

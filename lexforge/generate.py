@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Iterator
 
 from lexforge.errors import UserError
 from lexforge.grid import Grid
@@ -112,9 +113,13 @@ def generate_boards(
     multipliers: bool = False,
     min_words: int = 0,
     threads: int | None = None,
-) -> list[Grid]:
-    """``count`` random boards; with ``min_words``, only boards holding at least that many words
-    (counted by the batch search on ``threads`` threads, default all cores)."""
+) -> Iterator[Grid]:
+    """``count`` random boards, as they are drawn; with ``min_words``, only boards holding at least
+    that many words (counted by the batch search on ``threads`` threads, default all cores).
+
+    The arguments are checked at once; the boards are drawn as the iterator is read, so any
+    ``count`` runs in bounded memory. UserError (on the first read) when no board of the first
+    ``MAX_DRAWS`` holds ``min_words`` words."""
     if not (1 <= rows <= 64 and 1 <= cols <= 64):
         raise UserError(f"board {rows}×{cols}: rows and columns must be between 1 and 64")
     if count < 1:
@@ -123,23 +128,41 @@ def generate_boards(
     cells = rows * cols
     dice_faces = dice_set(lexicon, dice, cells) if dice is not None else None
     weights = None if dice_faces is not None else letter_weights(lexicon)
+
+    def draw() -> Grid:
+        return _draw(rows, cols, rng, weights, dice_faces, multipliers)
+
     if min_words <= 0:
-        return [_draw(rows, cols, rng, weights, dice_faces, multipliers) for _ in range(count)]
+        return (draw() for _ in range(count))
+    min_length = 2 if multipliers else 3  # Ruzzle's words are 2 letters and up, Boggle's 3
+    words = (min_words, min_length)
+    return _boards_with_words(lexicon, draw, f"{rows}×{cols}", count, words, threads)
+
+
+def _boards_with_words(
+    lexicon: Lexicon,
+    draw: Callable[[], Grid],
+    size: str,
+    count: int,
+    words: tuple[int, int],
+    threads: int | None,
+) -> Iterator[Grid]:
+    """Boards of ``draw`` holding at least ``min_words`` words of ``min_length`` letters and more
+    (``words``), checked ``BATCH`` at a time. Gives up only if none of the first ``MAX_DRAWS``
+    qualifies: once one has, the rest come."""
     from lexforge.boggle import solve_batch
 
-    min_length = 2 if multipliers else 3
-    boards: list[Grid] = []
-    drawn = 0
-    while len(boards) < count:
-        if drawn >= MAX_DRAWS:
+    min_words, min_length = words
+    found = drawn = 0
+    while found < count:
+        if found == 0 and drawn >= MAX_DRAWS:
             raise UserError(
-                f"no {rows}×{cols} board with {min_words} words in {MAX_DRAWS} draws; "
-                "lower --min-words"
+                f"no {size} board with {min_words} words in {MAX_DRAWS} draws; lower --min-words"
             )
-        batch = [_draw(rows, cols, rng, weights, dice_faces, multipliers) for _ in range(BATCH)]
+        batch = [draw() for _ in range(BATCH)]
         drawn += BATCH
-        found = solve_batch(lexicon, batch, min_length=min_length, threads=threads)
-        boards += [
-            board for board, words in zip(batch, found, strict=True) if len(words) >= min_words
-        ]
-    return boards[:count]
+        solved = solve_batch(lexicon, batch, min_length=min_length, threads=threads)
+        for board, board_words in zip(batch, solved, strict=True):
+            if len(board_words) >= min_words and found < count:
+                found += 1
+                yield board

@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 import json
 import mmap
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +22,7 @@ import marisa_trie
 
 from lexforge.errors import UserError, excerpt
 from lexforge.language import Language
-from lexforge.paths import find_lexicon_dir
+from lexforge.paths import build_command, find_lexicon_dir
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,12 +60,15 @@ class Lexicon:
     def open(cls, spec: str | Path) -> Lexicon:
         """Open a built lexicon by name (first on the search path, see lexforge.paths) or by
         directory path."""
-        path = find_lexicon_dir(spec)
+        found = find_lexicon_dir(spec)
+        # A built lexicon is a link to its current version (pipeline.live): follow it once, so
+        # every file is read from one version even if a rebuild swaps the link meanwhile.
+        path = found.parent / os.readlink(found) if found.is_symlink() else found
         missing = [name for name in REQUIRED if not (path / name).is_file()]
         if missing:
             raise UserError(
                 f"{path}: incomplete lexicon (missing {', '.join(missing)}); "
-                f"rebuild it with: snakemake --cores 2 {path}/manifest.json"
+                f"rebuild it with: {build_command(found.name)}"
             )
         language = Language.from_lexicon(path / "language.json")
         words = marisa_trie.Trie()
@@ -76,7 +80,7 @@ class Lexicon:
             raise UserError(
                 f"{path}: corrupted trie ({error}); check it with: lexforge verify"
             ) from None
-        return cls(path.name, language, words, anagrams, path)
+        return cls(found.name, language, words, anagrams, path)
 
     @classmethod
     def from_words(cls, words: Iterable[str], language: Language, name: str = "memory") -> Lexicon:
@@ -169,6 +173,21 @@ class Lexicon:
             ) from None
         return masks, names
 
+    def sorted_words(self, prefix: str = "") -> Iterator[str]:
+        """The words starting with ``prefix``, in code-point order, one at a time: read from
+        ``words.txt`` (sorted, memory-mapped; the prefix found by bisection) when built."""
+        if self.path is None or not (self.path / "words.txt").is_file():
+            yield from sorted(self.words.iterkeys(prefix))
+            return
+        key = prefix.encode("utf-8")  # UTF-8 byte order is code-point order
+        with open(self.path / "words.txt", "rb") as file:
+            if file.seek(0, 2) == 0:
+                return
+            with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as text:
+                text.seek(_first_line_at_least(text, key))
+                while (line := text.readline()).startswith(key) and line:
+                    yield line.rstrip(b"\n").decode("utf-8")
+
     def __contains__(self, word: str) -> bool:
         return word in self.words
 
@@ -177,6 +196,21 @@ class Lexicon:
 
 
 NODE_DESCR = [("mask", "<u8"), ("first", "<i4"), ("word", "<i4")]
+
+
+def _first_line_at_least(text: mmap.mmap, key: bytes) -> int:
+    """The offset of the first line of the sorted ``text`` that is not less than ``key``."""
+    low, high = 0, len(text)  # the answer is a line start in [low, high]
+    while low < high:
+        middle = (low + high) // 2
+        start = text.rfind(b"\n", 0, middle) + 1  # the line holding byte ``middle``
+        end = text.find(b"\n", start)
+        end = len(text) if end < 0 else end
+        if text[start:end] < key:
+            low = end + 1
+        else:
+            high = start
+    return low
 
 
 def node_words(nodes: np.ndarray) -> memoryview:

@@ -11,19 +11,22 @@ of results with named columns (the same in every format). Machine formats:
 Multi-input commands (many grids, many racks) carry the input's number (from 1, as in error
 messages) in a column of every row, so a row always maps back to its input. Encoding goes
 through the C JSON encoder (compact separators): 1,000 boards of JSON cost about what the text
-costs.
+costs. Rows are written in chunks of ``CHUNK`` as they come, so an answer whose rows are a
+generator (``generate --count``) streams in bounded memory.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from json.encoder import encode_basestring
 from typing import Any, TextIO
 
 SCHEMA = "lexforge/1"
 FORMATS = ("text", "json", "jsonl", "tsv")
+CHUNK = 4096  # rows encoded together (column by column) and written at once
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
@@ -36,7 +39,7 @@ class Answer:
     lexicon: str | None  # None for commands over no one lexicon (``lexicons``)
     query: dict[str, Any]
     columns: tuple[str, ...]
-    rows: Sequence[Sequence[Any]]
+    rows: Iterable[Sequence[Any]]  # read once, when written (may be a generator)
     summary: dict[str, Any] = field(default_factory=dict)
 
     def records(self) -> list[dict[str, Any]]:
@@ -64,33 +67,38 @@ def write(answer: Answer, fmt: str, out: TextIO, text: Callable[[TextIO], None])
         head = _ENCODER.encode({**answer.envelope(records=False), "results": None})
         before, _, after = head.partition('"results":null')
         out.write(before + '"results":[')
-        out.write(",".join(json_objects(answer)))
+        for number, chunk in enumerate(_chunks(answer.rows)):
+            out.write(("," if number else "") + ",".join(json_objects(answer.columns, chunk)))
         out.write("]" + after + "\n")
     elif fmt == "jsonl":
-        out.writelines(line + "\n" for line in json_objects(answer))
+        for chunk in _chunks(answer.rows):
+            out.writelines(line + "\n" for line in json_objects(answer.columns, chunk))
     elif fmt == "tsv":
         out.write("\t".join(answer.columns) + "\n")
-        columns = (
-            _column(values, tsv_field, plain=True) for values in zip(*answer.rows, strict=True)
-        )
-        cells = zip(*columns, strict=True)
-        out.writelines("\t".join(row) + "\n" for row in cells)
+        for chunk in _chunks(answer.rows):
+            columns = (
+                _column(values, tsv_field, plain=True) for values in zip(*chunk, strict=True)
+            )
+            out.writelines("\t".join(row) + "\n" for row in zip(*columns, strict=True))
     else:
         raise ValueError(f"unknown format {fmt!r}")
 
 
-def json_objects(answer: Answer) -> list[str]:
+def _chunks(rows: Iterable[Sequence[Any]]) -> Iterator[list[Sequence[Any]]]:
+    """The rows in lists of at most ``CHUNK``."""
+    iterator = iter(rows)
+    while chunk := list(islice(iterator, CHUNK)):
+        yield chunk
+
+
+def json_objects(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     """Each row as a JSON object, the same text as the encoder's, built column by column:
     strings and integers (nearly every value) without a call of the encoder per value."""
     template = (
-        "{"
-        + ",".join(encode_basestring(c).replace("%", "%%") + ":%s" for c in answer.columns)
-        + "}"
+        "{" + ",".join(encode_basestring(c).replace("%", "%%") + ":%s" for c in columns) + "}"
     )
-    columns = (
-        _column(values, _ENCODER.encode, plain=False) for values in zip(*answer.rows, strict=True)
-    )
-    return [template % row for row in zip(*columns, strict=True)]
+    encoded = (_column(values, _ENCODER.encode, plain=False) for values in zip(*rows, strict=True))
+    return [template % row for row in zip(*encoded, strict=True)]
 
 
 def _column(values: tuple[Any, ...], encode: Callable[[Any], str], *, plain: bool) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +39,11 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("lexforge"))
 
 
+def build_command(name: str) -> str:
+    """The command that builds (or repairs) lexicon ``name`` in a repository checkout."""
+    return f"snakemake --cores 2 build/work/{excerpt(name)}/outputs/live.json"
+
+
 def search_path() -> list[Path]:
     """The directories searched for lexicons, in order."""
     listed = [Path(p) for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
@@ -58,22 +64,30 @@ def find_lexicon_dir(spec: str | Path) -> Path:
     """
     if is_path_spec(spec):
         path = Path(spec)
-        if not path.is_dir():
-            raise UserError(f"{path}: no such lexicon directory")
+        if not _exists(path, Path.is_dir):
+            raise UserError(f"{excerpt(str(path))}: no such lexicon directory")
         return path
     name = str(spec)
     folders = search_path()
     for folder in folders:
-        if (folder / name / MANIFEST).is_file():
+        if _exists(folder / name / MANIFEST, Path.is_file):
             return folder / name
-    if Path(name).is_dir():
+    if _exists(Path(name), Path.is_dir):
         return Path(name)
     looked = ", ".join(f"{folder}/" for folder in folders)
     raise UserError(
         f"no lexicon '{excerpt(name)}' (looked in {looked}); install a bundle with "
         f"'lexforge install BUNDLE.tar.gz' or, in the repository, build it with "
-        f"'snakemake build/{name}/manifest.json'"
+        f"'{build_command(name)}'"
     )
+
+
+def _exists(path: Path, test: Callable[[Path], bool]) -> bool:
+    """``test(path)``, False where the name cannot exist (too long, a NUL byte, no access)."""
+    try:
+        return test(path)
+    except (OSError, ValueError):
+        return False
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 from lexforge.errors import UserError
+from lexforge.paths import build_command
 
 #: ``format`` of report.json; bumped when its shape changes.
 FORMAT = "lexforge-report/1"
@@ -22,8 +23,7 @@ def load_report(lexicon_dir: Path) -> dict:
         report = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError(
-            f"{path}: no quality report; build it with: "
-            f"snakemake --cores 2 build/{lexicon_dir.name}/report.html"
+            f"{path}: no quality report; build it with: {build_command(lexicon_dir.name)}"
         ) from None
     except (OSError, ValueError) as error:
         raise UserError(f"{path}: cannot read the report ({error})") from None

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from lexforge.errors import excerpt
-from lexforge.paths import find_lexicon_dir
+from lexforge.paths import build_command, find_lexicon_dir
 
 
 def sha256_file(path: Path | str) -> str:
@@ -58,7 +58,7 @@ def manifest_entries(manifest: object) -> list[tuple[str, int, str]]:
 
 def _advice(folder: Path, name: str) -> str:
     step = PRODUCING_STEP.get(name, "manifest")
-    return f"rerun step {step}: snakemake {folder}/manifest.json"
+    return f"rerun step {step}: {build_command(folder.name)}"
 
 
 def verify(spec: str) -> list[str]:
@@ -66,7 +66,7 @@ def verify(spec: str) -> list[str]:
     empty when all match."""
     folder = find_lexicon_dir(spec)
     manifest_path = folder / "manifest.json"
-    rebuild = f"rerun step manifest: snakemake {folder}/manifest.json"
+    rebuild = f"rerun step manifest: {build_command(folder.name)}"
     try:
         entries = manifest_entries(json.loads(manifest_path.read_bytes()))
     except FileNotFoundError:

@@ -1,6 +1,6 @@
 """Step ``anagrams``: the anagram index of one lexicon — what the Bash seed's loop prepared.
 
-From ``words.tsv`` writes into ``build/<lexicon>/``:
+From ``words.tsv`` writes into ``build/stage/<lexicon>/``:
 
 - ``anagrams.txt``: ``KEY=WORD`` lines (KEY = the word's letters sorted), sorted bytewise — the
   format of the Bash seed's ``ODS6.prep.txt``, so its ``egrep`` query runs unchanged on it;

@@ -1,6 +1,6 @@
 """Step ``compile``: the word artifacts of one lexicon (the anagram index is ``anagrams``).
 
-From ``words.tsv`` writes into ``build/<lexicon>/``:
+From ``words.tsv`` writes into ``build/stage/<lexicon>/``:
 
 - ``words.txt``: one word per line, sorted by code point, ``\\n`` endings;
 - ``words.marisa``: marisa-trie ``Trie`` of the words;

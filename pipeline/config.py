@@ -205,5 +205,5 @@ def _check_composition(
 
 
 def language_json(spec: LexiconSpec) -> str:
-    """The resolved language, as written to build/<lexicon>/language.json (sorted, stable)."""
+    """The resolved language, as written to build/stage/<lexicon>/language.json (sorted, stable)."""
     return json.dumps(spec.language_data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"

@@ -7,7 +7,7 @@ byte-identical manifest.
 
     python -m pipeline.manifest --config config/config.yaml --lexicon fr \
         --sources build/work/fr/sources.json --records build/work/fr/outputs/*.json \
-        --out build/fr/manifest.json ARTIFACT...
+        --out build/stage/fr/manifest.json ARTIFACT...
 """
 
 from __future__ import annotations

@@ -5,11 +5,13 @@ size, modification time and sha256 of each, in ``build/work/<lexicon>/outputs/<r
 an output of the rule. Before Snakemake plans anything, ``stale_records`` compares every record with
 the files: a file that is missing, or whose contents changed (its size or time differ and so does
 its hash), makes the record stale. ``forget`` then deletes the record and the lexicon's
-certificates (``manifest.json``, ``validation.json``): Snakemake must rebuild those, which needs
-the record, so it reruns the job that damaged file came from, and everything after it. (Deleting
-the record alone is not enough: Snakemake does not rerun a job for a missing intermediate file
-while the final targets are up to date.) The manifest step certifies only files whose hash their
-producers recorded (``recorded_hashes``).
+certificates (``manifest.json``, ``validation.json`` of ``build/stage/<lexicon>/``): Snakemake
+must rebuild those, which needs the record, so it reruns the job that damaged file came from, and
+everything after it, up to putting the lexicon live again (``pipeline.live``, whose version
+files are hard links to the staged ones: damage to ``build/<lexicon>/X`` is damage to the staged
+X). (Deleting the record alone is not enough: Snakemake does not rerun a job for a missing
+intermediate file while the final targets are up to date.) The manifest step certifies only files
+whose hash their producers recorded (``recorded_hashes``).
 """
 
 from __future__ import annotations
@@ -75,15 +77,20 @@ def stale_records(work_dir: Path) -> dict[Path, str]:
 
 #: What certifies a lexicon: rebuilt whenever any of its files is.
 CERTIFICATES = ("manifest.json", "validation.json")
+#: The rules that certify a lexicon and put it live (pipeline.live): rerun after any repair.
+FINAL_RULES = ("manifest", "validate", "live")
 
 
 def forget(record_path: Path, build_dir: Path = Path("build")) -> None:
-    """Delete a stale record and its lexicon's certificates (with their own records)."""
-    lexicon = record_path.parent.parent.name
+    """Delete a stale record and, unless it is the live step's own (whose rerun repairs the link
+    and the version directory), its lexicon's certificates and final records."""
     record_path.unlink(missing_ok=True)
+    if record_path.stem == "live":
+        return
+    lexicon = record_path.parent.parent.name
     for name in CERTIFICATES:
-        (build_dir / lexicon / name).unlink(missing_ok=True)
-    for rule in ("manifest", "validate"):
+        (build_dir / "stage" / lexicon / name).unlink(missing_ok=True)
+    for rule in FINAL_RULES:
         (record_path.parent / f"{rule}.json").unlink(missing_ok=True)
 
 

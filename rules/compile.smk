@@ -7,12 +7,12 @@ rule compile:
         words="build/work/{lexicon}/words.tsv",
         sources="build/work/{lexicon}/sources.json",
     output:
-        words="build/{lexicon}/words.txt",
-        words_trie="build/{lexicon}/words.marisa",
-        graph="build/{lexicon}/graph.npy",
-        word_sources="build/{lexicon}/word-sources.npy",
-        source_names="build/{lexicon}/sources.json",
-        language="build/{lexicon}/language.json",
+        words="build/stage/{lexicon}/words.txt",
+        words_trie="build/stage/{lexicon}/words.marisa",
+        graph="build/stage/{lexicon}/graph.npy",
+        word_sources="build/stage/{lexicon}/word-sources.npy",
+        source_names="build/stage/{lexicon}/sources.json",
+        language="build/stage/{lexicon}/language.json",
         record="build/work/{lexicon}/outputs/compile.json",
     params:
         code=code_hash("pipeline.compile"),
@@ -23,7 +23,7 @@ rule compile:
         "build/benchmarks/compile/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.compile --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --words {input.words} --sources {input.sources} --out build/{wildcards.lexicon}"
+        " --words {input.words} --sources {input.sources} --out build/stage/{wildcards.lexicon}"
         " 2> {log}"
         " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
 
@@ -32,9 +32,9 @@ rule anagrams:
     input:
         words="build/work/{lexicon}/words.tsv",
     output:
-        anagrams="build/{lexicon}/anagrams.txt",
-        anagrams_trie="build/{lexicon}/anagrams.marisa",
-        anagram_graph="build/{lexicon}/anagram-graph.npy",
+        anagrams="build/stage/{lexicon}/anagrams.txt",
+        anagrams_trie="build/stage/{lexicon}/anagrams.marisa",
+        anagram_graph="build/stage/{lexicon}/anagram-graph.npy",
         record="build/work/{lexicon}/outputs/anagrams.json",
     params:
         code=code_hash("pipeline.anagrams"),
@@ -45,5 +45,5 @@ rule anagrams:
         "build/benchmarks/anagrams/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.anagrams --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --words {input.words} --out build/{wildcards.lexicon} 2> {log}"
+        " --words {input.words} --out build/stage/{wildcards.lexicon} 2> {log}"
         " && {PYTHON} -m pipeline.outputs record {output.record} {output}"

@@ -3,8 +3,8 @@
 
 rule bundle:
     input:
-        manifest="build/{lexicon}/manifest.json",
-        validation="build/{lexicon}/validation.json",
+        manifest="build/stage/{lexicon}/manifest.json",
+        validation="build/stage/{lexicon}/validation.json",
         provenance=provenance_files,
     output:
         "build/dist/{lexicon}-{version}.tar.gz",
@@ -18,7 +18,7 @@ rule bundle:
         "build/benchmarks/bundle/{lexicon}-{version}.tsv"
     shell:
         "{PYTHON} -m pipeline.publish bundle --version {wildcards.version} --out {output}"
-        " build/{wildcards.lexicon} 2> {log}"
+        " build/stage/{wildcards.lexicon} 2> {log}"
 
 
 rule dist:

@@ -4,12 +4,12 @@
 
 rule report:
     input:
-        words="build/{lexicon}/words.txt",
+        words="build/stage/{lexicon}/words.txt",
         words_tsv="build/work/{lexicon}/words.tsv",
-        stats="build/{lexicon}/stats.parquet",
+        stats="build/stage/{lexicon}/stats.parquet",
     output:
-        html="build/{lexicon}/report.html",
-        json="build/{lexicon}/report.json",
+        html="build/stage/{lexicon}/report.html",
+        json="build/stage/{lexicon}/report.json",
         record="build/work/{lexicon}/outputs/report.json",
     params:
         code=code_hash("pipeline.report"),
@@ -21,5 +21,5 @@ rule report:
     shell:
         "{PYTHON} -m pipeline.report --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --words-tsv {input.words_tsv} --stats {input.stats}"
-        " --history build/work/{wildcards.lexicon}/history --out build/{wildcards.lexicon} 2> {log}"
+        " --history build/work/{wildcards.lexicon}/history --out build/stage/{wildcards.lexicon} 2> {log}"
         " && {PYTHON} -m pipeline.outputs record {output.record} {output}"

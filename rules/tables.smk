@@ -5,10 +5,10 @@ rule tables:
     input:
         words="build/work/{lexicon}/words.tsv",
         sources="build/work/{lexicon}/sources.json",
-        anagrams="build/{lexicon}/anagrams.txt",
+        anagrams="build/stage/{lexicon}/anagrams.txt",
     output:
-        letters="build/{lexicon}/letters.parquet",
-        stats="build/{lexicon}/stats.parquet",
+        letters="build/stage/{lexicon}/letters.parquet",
+        stats="build/stage/{lexicon}/stats.parquet",
         record="build/work/{lexicon}/outputs/tables.json",
     params:
         code=code_hash("pipeline.tables"),
@@ -20,7 +20,7 @@ rule tables:
     shell:
         "{PYTHON} -m pipeline.tables --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --sources {input.sources} --anagrams {input.anagrams}"
-        " --out build/{wildcards.lexicon} 2> {log}"
+        " --out build/stage/{wildcards.lexicon} 2> {log}"
         " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
 
 
@@ -28,7 +28,7 @@ rule manifest:
     input:
         sources="build/work/{lexicon}/sources.json",
         artifacts=multiext(
-            "build/{lexicon}/",
+            "build/stage/{lexicon}/",
             "words.txt",
             "words.marisa",
             "anagrams.txt",
@@ -53,7 +53,7 @@ rule manifest:
         ),
         provenance=provenance_files,
     output:
-        main="build/{lexicon}/manifest.json",
+        main="build/stage/{lexicon}/manifest.json",
         record="build/work/{lexicon}/outputs/manifest.json",
     params:
         code=code_hash("pipeline.manifest"),

@@ -1,6 +1,6 @@
 # Stage 4: solve the reference grids, boards and racks with the fresh lexicon; check them against
 # the committed expected results and a brute-force oracle. Refresh after an intended change:
-#   python -m pipeline.validate --lexicon build/<lexicon> --reference raw/<lang>/reference --refresh
+#   python -m pipeline.validate --lexicon build/stage/<lexicon> --reference raw/<lang>/reference --refresh
 
 
 def reference_dir(wildcards):
@@ -15,10 +15,10 @@ def reference_files(wildcards):
 
 rule validate:
     input:
-        manifest="build/{lexicon}/manifest.json",
+        manifest="build/stage/{lexicon}/manifest.json",
         cases=reference_files,
     output:
-        main="build/{lexicon}/validation.json",
+        main="build/stage/{lexicon}/validation.json",
         record="build/work/{lexicon}/outputs/validate.json",
     params:
         code=code_hash("pipeline.validate"),
@@ -28,6 +28,6 @@ rule validate:
     benchmark:
         "build/benchmarks/validate/{lexicon}.tsv"
     shell:
-        "{PYTHON} -m pipeline.validate --lexicon build/{wildcards.lexicon}"
+        "{PYTHON} -m pipeline.validate --lexicon build/stage/{wildcards.lexicon}"
         " --reference {params.reference} --out {output.main} 2> {log}"
         " && {PYTHON} -m pipeline.outputs record {output.record} {output}"

@@ -132,7 +132,7 @@ def test_missing_lexicon_names_the_snakemake_command(tmp_path):
     fails_in_one_line(
         run("anagram", "ABC", "--lexicon", "xx", cwd=tmp_path),
         "snakemake",
-        "build/xx/manifest.json",
+        "build/work/xx/outputs/live.json",
     )
 
 

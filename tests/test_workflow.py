@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -76,13 +77,15 @@ def test_changing_one_raw_file_rebuilds_only_its_lexicon(swedish):
     failed = snakemake(swedish, "all", check=False)  # a new word: validation must notice
     assert failed.returncode != 0
     assert "racks.txt:ÄLG**: solver vs expected: 1 unexpected: eLd" in failed.stderr
-    assert "ELD" in (swedish / "build/sv-ods/words.txt").read_text(encoding="utf-8").split()
+    assert "ELD" in (swedish / "build/stage/sv-ods/words.txt").read_text(encoding="utf-8").split()
+    # a lexicon that fails validation does not go live
+    assert "ELD" not in (swedish / "build/sv-ods/words.txt").read_text(encoding="utf-8").split()
     refresh = [
         sys.executable,
         "-m",
         "pipeline.validate",
         "--lexicon",
-        "build/sv-ods",
+        "build/stage/sv-ods",
         "--reference",
         "raw/sv/reference",
         "--refresh",
@@ -90,6 +93,7 @@ def test_changing_one_raw_file_rebuilds_only_its_lexicon(swedish):
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}  # the steps live in the repository
     subprocess.run(refresh, cwd=swedish, check=True, capture_output=True, env=environment)
     snakemake(swedish, "all")
+    assert "ELD" in (swedish / "build/sv-ods/words.txt").read_text(encoding="utf-8").split()
     change = json.loads((swedish / "build/sv-ods/report.json").read_text())["change"]
     assert change["added_sample"] == ["ELD"] and change["removed"] == 0
 
@@ -196,7 +200,7 @@ def test_sources_combine_by_role_through_the_config(tmp_path):
 def test_bad_raw_file_fails_cleanly_without_partial_artifacts(tmp_path):
     tree = copy_newlang(tmp_path / "tree")
     (tree / "raw/sv/dict/swedish-sample").write_bytes(b"\x00\x01\x02binary")
-    done = snakemake(tree, "build/sv/manifest.json", check=False)
+    done = snakemake(tree, "build/work/sv/outputs/live.json", check=False)
     assert done.returncode != 0
     assert "raw/sv/dict/swedish-sample: binary data" in done.stderr
     built = tree / "build"
@@ -215,12 +219,13 @@ def test_bad_raw_file_fails_cleanly_without_partial_artifacts(tmp_path):
 #: One output of each step, for lexicon sv.
 STEP_OUTPUTS = {
     "words": "build/work/sv/words.tsv",
-    "compile": "build/sv/graph.npy",
-    "anagrams": "build/sv/anagrams.txt",
-    "tables": "build/sv/stats.parquet",
-    "report": "build/sv/report.html",
-    "manifest": "build/sv/manifest.json",
-    "validate": "build/sv/validation.json",
+    "compile": "build/stage/sv/graph.npy",
+    "anagrams": "build/stage/sv/anagrams.txt",
+    "tables": "build/stage/sv/stats.parquet",
+    "report": "build/stage/sv/report.html",
+    "manifest": "build/stage/sv/manifest.json",
+    "validate": "build/stage/sv/validation.json",
+    "live": "build/work/sv/outputs/live.json",
 }
 
 
@@ -290,7 +295,8 @@ def test_a_plain_rerun_repairs_damaged_or_missing_artifacts(swedish, tmp_path, n
     """A changed, truncated or deleted artifact, or a garbage manifest, is rebuilt by a plain
     ``snakemake`` — byte-identical to the original — and never certified as it was."""
     tree = tmp_path / "tree"
-    shutil.copytree(swedish, tree)  # copy2 keeps modification times: the copy is up to date
+    # copy2 keeps modification times (the copy is up to date) and build/sv stays a link
+    shutil.copytree(swedish, tree, symlinks=True)
     original = {p.relative_to(tree): p.read_bytes() for p in (tree / "build/sv").iterdir()}
     damage(tree / "build" / name)
     done = snakemake(tree, "all")
@@ -300,14 +306,54 @@ def test_a_plain_rerun_repairs_damaged_or_missing_artifacts(swedish, tmp_path, n
     assert "Nothing to be done" in snakemake(tree, "-n", "all").stdout
 
 
+def test_queries_during_a_rebuild_answer_from_the_old_or_the_new_lexicon(swedish, tmp_path):
+    """While every step of sv reruns and a new version goes live (pipeline.live swaps the link
+    build/sv), queries opening the lexicon anew each time never fail and never change answer."""
+    from lexforge import Lexicon, boggle
+    from lexforge.grid import parse_grids
+
+    tree = tmp_path / "tree"
+    shutil.copytree(swedish, tree, symlinks=True)
+    link = tree / "build/sv"
+    grid_text = sorted((tree / "raw/sv/reference").glob("*.grid"))[0].read_text(encoding="utf-8")
+
+    def answer() -> list[str]:
+        lexicon = Lexicon.open(link)
+        grid = parse_grids(grid_text, lexicon.language)[0]
+        return [*sorted(w.word for w in boggle.solve(lexicon, grid)), str(len(lexicon))]
+
+    expected = answer()
+    before = os.readlink(link)
+    answers: list[list[str] | Exception] = []
+    done = threading.Event()
+
+    def query_until_done() -> None:
+        while not done.is_set():
+            try:
+                answers.append(answer())
+            except Exception as error:  # every failure is the finding
+                answers.append(error)
+
+    reader = threading.Thread(target=query_until_done)
+    reader.start()
+    try:
+        snakemake(tree, "all", "--forcerun", "words", "--config", "version=0.0.2")
+    finally:
+        done.set()
+        reader.join()
+    assert os.readlink(link) != before  # a new version went live during the queries
+    assert len(answers) > 10
+    assert [a for a in answers if a != expected] == []
+
+
 def test_a_killed_jobs_temporary_file_does_not_survive_the_next_run(swedish, tmp_path):
     tree = tmp_path / "tree"
-    shutil.copytree(swedish, tree)
+    shutil.copytree(swedish, tree, symlinks=True)
     dead_pid = subprocess.Popen(["true"])
     dead_pid.wait()
-    leftover = tree / "build/sv" / f".words.txt.tmp{dead_pid.pid}"
+    leftover = tree / "build/stage/sv" / f".words.txt.tmp{dead_pid.pid}"
     leftover.write_bytes(b"half a file")
-    live = tree / "build/sv" / f".words.txt.tmp{os.getpid()}"  # a job still writing
+    live = tree / "build/stage/sv" / f".words.txt.tmp{os.getpid()}"  # a job still writing
     live.write_bytes(b"in progress")
     done = snakemake(tree, "all")
     assert not leftover.exists() and live.exists()
