@@ -34,9 +34,7 @@ def test_json_and_jsonl_are_the_standard_encoding(rows):
     out = io.StringIO()
     write(answer(rows), "jsonl", out, print)
     lines = out.getvalue().split("\n")[:-1]  # not splitlines(): U+0085 may sit in a string
-    assert [json.loads(line) for line in lines] == json.loads(
-        json.dumps(answer(rows).records())
-    )
+    assert [json.loads(line) for line in lines] == json.loads(json.dumps(answer(rows).records()))
 
 
 @given(
