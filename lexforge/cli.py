@@ -62,7 +62,7 @@ def read_input(spec: str) -> tuple[str, str]:
         return path.read_text(encoding="utf-8"), spec
     except FileNotFoundError:
         raise UserError(f"{spec}: file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:  # ValueError: undecodable text or a NUL in the name
         raise UserError(f"{spec}: cannot read ({error})") from None
 
 
@@ -354,13 +354,15 @@ def write_svg(spec: str, svg: str) -> None:
     """Write ``--svg FILE`` atomically; UserError naming the file when it cannot be."""
     from lexforge.atomic import atomic_open
 
-    if not Path(spec).resolve().parent.is_dir():
-        raise UserError(f"{spec}: cannot write the picture (no such directory)")
     try:
+        if not Path(spec).resolve().parent.is_dir():
+            raise UserError(f"{spec}: cannot write the picture (no such directory)")
         with atomic_open(spec) as handle:
             handle.write(svg)
     except OSError as error:
         raise UserError(f"{spec}: cannot write the picture ({error.strerror})") from None
+    except ValueError:  # a NUL byte in the name
+        raise UserError(f"{spec!r}: cannot write the picture (not a valid file name)") from None
 
 
 def cmd_scrabble(args: argparse.Namespace) -> None:

@@ -116,7 +116,7 @@ def _parse_block(
     if len(rows) == 1 and not slashed and len(rows[0]) > 1:
         rows = _square(rows[0], where)
     _check_size(len(rows), len(rows[0]), where)
-    return _grid(len(rows), len(rows[0]), [cell for row in rows for cell in row])
+    return _grid(len(rows), len(rows[0]), [cell for row in rows for cell in row], where)
 
 
 def _parse_sized(
@@ -141,7 +141,7 @@ def _parse_sized(
             )
             for i, token in enumerate(tokens[start : start + per_grid])
         ]
-        grids.append(_grid(size, size, cells))
+        grids.append(_grid(size, size, cells, f"{source}: grid {number}"))
     return grids
 
 
@@ -168,7 +168,17 @@ def _check_size(rows: int, cols: int, where: str) -> None:
         )
 
 
-def _grid(rows: int, cols: int, cells: list[tuple[str, int, int]]) -> Grid:
+def _grid(rows: int, cols: int, cells: list[tuple[str, int, int]], where: str) -> Grid:
+    """The grid of these cells; UserError for a one-column grid the board format cannot write
+    back (see ``format_grid``): a multi-letter cell other than Qu, or a multiplier."""
+    if cols == 1:
+        for letters, letter_mult, word_mult in cells:
+            if (len(letters) > 1 and letters != "QU") or (letter_mult, word_mult) != (1, 1):
+                raise UserError(
+                    f"{where}: a one-column grid cannot hold the cell {letters!r}"
+                    f"{' with a multiplier' if (letter_mult, word_mult) != (1, 1) else ''} "
+                    "(the board format reads a one-cell row as single letters); use two columns"
+                )
     return Grid(
         rows,
         cols,

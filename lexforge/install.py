@@ -73,7 +73,7 @@ def check_sums(bundle: Path, sums: Path) -> None:
     """The bundle's sha256 must be the one ``sums`` lists for its file name."""
     try:
         lines = sums.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:  # ValueError: undecodable text or a NUL in the name
         raise UserError(f"{sums}: cannot read ({excerpt(str(error))})") from None
     listed = {}
     for line in lines:

@@ -60,7 +60,7 @@ def read_yaml(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(f"{path}: file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:  # ValueError: undecodable text or a NUL in the name
         raise UserError(f"{path}: cannot read ({excerpt(str(error))})") from None
     try:
         return yaml.load(text, Loader=StrictLoader)

@@ -118,7 +118,7 @@ def parse_values(spec: str, source: str) -> dict[str, int]:
     if "=" not in spec:
         try:
             text = Path(spec).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+        except (OSError, ValueError) as error:  # ValueError: undecodable text or a NUL in the name
             raise UserError(f"{spec}: cannot read letter values ({error})") from None
         source = spec
     else:

@@ -158,7 +158,7 @@ def load_layout(spec: str | None) -> Layout:
         return parse_layout(STANDARD_LAYOUT, "standard layout")
     try:
         return parse_layout(Path(spec).read_text(encoding="utf-8"), spec)
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:  # ValueError: undecodable text or a NUL in the name
         raise UserError(f"{spec}: cannot read the layout ({error})") from None
 
 

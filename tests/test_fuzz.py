@@ -58,6 +58,26 @@ def test_hostile_command_lines_answer_or_fail_in_one_line(command: str) -> None:
     check()
 
 
+#: Defects the fuzzing found, kept as fixed cases.
+FOUND = [
+    (["anagram", "ABC", "--lexicon", "a" * 300], ""),  # file name too long: a traceback
+    (["pattern", "\r", "--lexicon", "en"], ""),  # a line break inside the error line
+    (["ruzzle", "A" * 10_000, "--lexicon", "en"], ""),  # the whole board quoted
+    (["ruzzle", "--values", "A" * 10_000, "--lexicon", "en"], "A B\nC D"),
+    (["ruzzle", "ﬁ", "--lexicon", "en"], ""),  # a one-column grid with no text form
+    (["boggle", "ﬁ", "--lexicon", "en", "--json"], ""),
+    (["scrabble", "--layout", "\x00", "--rack", "ABC", "--lexicon", "en"], ""),  # NUL in a name
+    (["boggle", "A B/C D", "--svg", "\x00", "--lexicon", "en"], ""),
+    (["anagram", "ABC", "-d", "\x00"], ""),
+]
+
+
+@pytest.mark.parametrize(("argv", "stdin"), FOUND)
+def test_what_the_fuzzing_found(argv: list[str], stdin: str) -> None:
+    outcome = run(argv, stdin)
+    assert outcome.kind == "error", outcome
+
+
 RACKS = st.tuples(
     st.text(alphabet="ABCDEEFGILMNORSTUé", min_size=1, max_size=6),
     st.sampled_from(("", "*", "?", "*?")),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lexforge.errors import UserError
+from lexforge.errors import UserError, excerpt
 
 
 def read_lines(path: Path, encoding: str) -> list[str]:
@@ -21,6 +21,8 @@ def read_lines(path: Path, encoding: str) -> list[str]:
         raise UserError(f"{path}: is a directory, expected a word list file") from None
     except OSError as error:
         raise UserError(f"{path}: cannot read ({error.strerror})") from None
+    except ValueError:  # a NUL byte in the name
+        raise UserError(f"{excerpt(repr(str(path)))}: not a valid file name") from None
     if not data.strip():
         raise UserError(f"{path}: empty word list")
     if b"\0" in data:
