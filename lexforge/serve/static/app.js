@@ -233,6 +233,11 @@ function focusGridCell(r, c) {
 }
 
 function moveInGrid(event, r, c, rows, cols) {
+  if (event.key === "Enter") {
+    event.preventDefault(); // the cells are outside the form: Enter solves all the same
+    solveGrid();
+    return;
+  }
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   const move = moves[event.key];
   if (!move) return;
@@ -416,7 +421,10 @@ function setTile(input, letter, blank) {
 
 function boardKey(event, input, r, c) {
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-  if (moves[event.key]) {
+  if (event.key === "Enter") {
+    event.preventDefault();
+    solveScrabble();
+  } else if (moves[event.key]) {
     event.preventDefault();
     boardSquare(r + moves[event.key][0], c + moves[event.key][1])?.focus();
   } else if (event.key === "*" && input.value) {
