@@ -416,17 +416,23 @@ def cmd_report(args: argparse.Namespace) -> None:
 def cmd_serve(args: argparse.Namespace) -> None:
     try:
         import starlette  # noqa: F401
-        import uvicorn
+        import uvicorn  # noqa: F401
     except ImportError:
         raise UserError(
             "lexforge serve needs the serve extra: pip install 'lexforge[serve]'"
         ) from None
     from lexforge.serve.app import create_app
+    from lexforge.serve.server import run
 
     app = create_app(args.lexicon, cors=args.cors, time_budget=args.time_budget)
     names = ", ".join(app.state.served)
-    print(f"serving {names} on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    workers = f", {args.workers} processes" if args.workers > 1 else ""
+    print(
+        f"serving {names} on http://{args.host}:{args.port}/{workers} (Ctrl-C stops)",
+        file=sys.stderr,
+        flush=True,
+    )
+    run(app, args.host, args.port, args.workers)
 
 
 def cmd_completion(args: argparse.Namespace) -> None:
@@ -670,6 +676,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=5.0,
         metavar="SECONDS",
         help="longest a query may run before the answer is 503 (default: 5)",
+    )
+    sub.add_argument(
+        "--workers",
+        type=bounded(1, 64),
+        default=1,
+        metavar="N",
+        help="answer in N processes sharing the lexicons' memory (default: 1)",
     )
     sub.set_defaults(handler=cmd_serve)
 
