@@ -6,6 +6,7 @@ the same query, and saves a screenshot in its temporary directory."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -17,9 +18,12 @@ from urllib.parse import quote
 import pytest
 from build_helpers import ROOT
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("LEXFORGE_CHROMIUM") or "/usr/bin/chromium")
 if not CHROMIUM.exists():
-    pytest.skip("no /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+    message = f"no Chromium at {CHROMIUM} (apt-get install chromium, or set LEXFORGE_CHROMIUM)"
+    if os.environ.get("LEXFORGE_REQUIRE_CHROMIUM") == "1":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message, allow_module_level=True)
 pytest.importorskip("starlette", reason="the serve extra (starlette, uvicorn) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
