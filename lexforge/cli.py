@@ -422,17 +422,19 @@ def cmd_serve(args: argparse.Namespace) -> None:
             "lexforge serve needs the serve extra: pip install 'lexforge[serve]'"
         ) from None
     from lexforge.serve.app import create_app
-    from lexforge.serve.server import run
+    from lexforge.serve.server import listen, run
 
     app = create_app(args.lexicon, cors=args.cors, time_budget=args.time_budget)
+    sock = listen(args.host, args.port)
+    port = sock.getsockname()[1]
     names = ", ".join(app.state.served)
     workers = f", {args.workers} processes" if args.workers > 1 else ""
     print(
-        f"serving {names} on http://{args.host}:{args.port}/{workers} (Ctrl-C stops)",
+        f"serving {names} on http://{args.host}:{port}/{workers} (Ctrl-C stops)",
         file=sys.stderr,
         flush=True,
     )
-    run(app, args.host, args.port, args.workers)
+    run(app, sock, args.workers)
 
 
 def cmd_completion(args: argparse.Namespace) -> None:
@@ -464,6 +466,17 @@ def bounded(low: int, high: int | None = None) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds, at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: expected 0 < SECONDS ≤ 86400")
+    return value
 
 
 class VersionAction(argparse.Action):
@@ -672,7 +685,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_argument(
         "--time-budget",
-        type=float,
+        type=seconds,
         default=5.0,
         metavar="SECONDS",
         help="longest a query may run before the answer is 503 (default: 5)",

@@ -380,17 +380,19 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_lexforge_serve_binds_localhost_by_default(build_dir):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_lexforge_serve_binds_localhost_by_default(build_dir, workers):
     port = free_port()
     server = subprocess.Popen(
-        [LEXFORGE, "serve", "--port", str(port), "--lexicon", "en"],
+        [LEXFORGE, "serve", "--port", str(port), "--lexicon", "en", "--workers", str(workers)],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
         line = server.stderr.readline()
-        assert line == f"serving en on http://127.0.0.1:{port}/ (Ctrl-C stops)\n"
+        processes = f", {workers} processes" if workers > 1 else ""
+        assert line == f"serving en on http://127.0.0.1:{port}/{processes} (Ctrl-C stops)\n"
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -405,6 +407,16 @@ def test_lexforge_serve_binds_localhost_by_default(build_dir):
                 ["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True
             )
             assert f"127.0.0.1:{port}" in listening.stdout
+        children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+        assert len(children) == (workers if workers > 1 else 0)
+        second = cli("serve", "--port", str(port), "--lexicon", "en")
+        assert second.returncode == 1
+        assert (
+            second.stderr
+            == f"lexforge: cannot listen on 127.0.0.1:{port} (Address already in use)\n"
+        )
     finally:
         server.terminate()
         server.wait(timeout=10)
+    for child in children:  # the workers stopped (and were reaped) before the server
+        assert not Path(f"/proc/{child}").exists()

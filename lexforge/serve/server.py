@@ -9,18 +9,38 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 from typing import Any
 
+from lexforge.errors import UserError
 
-def run(app: Any, host: str, port: int, workers: int = 1) -> None:
-    """Serve ``app`` on ``host:port`` until interrupted (SIGINT or SIGTERM)."""
+BACKLOG = 2048  # uvicorn's default
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; UserError in one line when there can be none."""
+    try:
+        family, kind, _, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(BACKLOG)
+    except (OSError, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UserError(f"cannot listen on {host}:{port} ({reason})") from None
+    return sock
+
+
+def run(app: Any, sock: socket.socket, workers: int = 1) -> None:
+    """Serve ``app`` on ``sock`` until interrupted (SIGINT or SIGTERM)."""
     import uvicorn
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
     if workers == 1:
-        uvicorn.Server(config).run()
+        uvicorn.Server(config).run(sockets=[sock])
         return
-    sock = config.bind_socket()
     children = []
     for _ in range(workers):
         pid = os.fork()

@@ -272,6 +272,8 @@ function drawGrid(cells, path) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${cols * size + 16} ${rows * size + 16}`);
   svg.setAttribute("role", "img");
+  const word = path && path.length ? path.map(([r, c]) => cellText(cells[r][c].letters)).join("") : "";
+  svg.setAttribute("aria-label", word ? `the grid, with the path of ${word.toUpperCase()}` : "the grid");
   const steps = new Map((path || []).map(([r, c], i) => [`${r},${c}`, i + 1]));
   const add = (parent, name, attributes, text) => {
     const node = document.createElementNS(SVG, name);
