@@ -420,3 +420,17 @@ def test_lexforge_serve_binds_localhost_by_default(build_dir, workers):
         server.wait(timeout=10)
     for child in children:  # the workers stopped (and were reaped) before the server
         assert not Path(f"/proc/{child}").exists()
+
+
+def test_a_bug_is_a_500_in_one_line_of_json(build_dir, monkeypatch):
+    from lexforge import answers
+
+    def broken(lexicon, words):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(answers, "check_answer", broken)
+    os.chdir(ROOT)
+    with TestClient(create_app(["en"]), raise_server_exceptions=False) as buggy:
+        response = buggy.get("/api/lexicons/en/check?words=A")
+        message = error_of(response, 500)
+        assert message == "internal error (ZeroDivisionError); please report it"

@@ -306,11 +306,21 @@ def error_response(status: int, message: str) -> Response:
     return json_response({"schema": SCHEMA, "error": message, "status": status}, status)
 
 
-def answer_response(answer: Answer) -> Response:
+def answer_json(answer: Answer) -> str:
     """The answer as the command line's ``--format json`` writes it, byte for byte."""
     out = io.StringIO()
     write(answer, "json", out, print)
-    return Response(out.getvalue(), media_type="application/json")
+    return out.getvalue()
+
+
+def answer_response(text: str) -> Response:
+    return Response(text, media_type="application/json")
+
+
+def run_query(endpoint: Endpoint, lexicon: Lexicon, values: dict[str, Any]) -> str:
+    """The query's answer, encoded (in the worker thread: a large answer never holds up the
+    event loop, and its encoding counts in the time budget)."""
+    return answer_json(endpoint.run(lexicon, **values))
 
 
 async def read_body(request: Request) -> Any:
@@ -333,6 +343,19 @@ async def read_body(request: Request) -> Any:
     return document
 
 
+def standard_layout() -> Answer:
+    """The standard Scrabble board's premium squares, as rows of (row, col, square)."""
+    from lexforge.scrabble import load_layout
+
+    board = load_layout(None)
+    rows = [
+        (index // board.cols, index % board.cols, square)
+        for index, square in enumerate(board.squares)
+        if square != "."
+    ]
+    return Answer("layout", None, {}, ("row", "col", "square"), rows)
+
+
 def create_app(
     specs: Iterable[str] | None = None,
     *,
@@ -349,7 +372,8 @@ def create_app(
         package_version = "0"
     limits = {**LIMITS, "time_budget": time_budget}
     document = openapi_document(list(table.values()), limits, package_version)
-    listing = answers.lexicons_answer([found for _, found in served.values()])
+    listing = answer_json(answers.lexicons_answer([found for _, found in served.values()]))
+    layout_answer = answer_json(standard_layout())
 
     async def query(request: Request) -> Response:
         name = request.path_params["lexicon"]
@@ -369,7 +393,7 @@ def create_app(
                 for key, value in request.query_params.multi_items():
                     texts.setdefault(key, []).append(value)
                 values = endpoint.read(texts, from_text=True)
-            job = partial(endpoint.run, served[name][0], **values)
+            job = partial(run_query, endpoint, served[name][0], values)
             future = asyncio.get_running_loop().run_in_executor(executor, job)
             try:
                 answer = await asyncio.wait_for(future, time_budget)
@@ -387,15 +411,7 @@ def create_app(
         return answer_response(listing)
 
     async def layout(request: Request) -> Response:
-        from lexforge.scrabble import load_layout
-
-        board = load_layout(None)
-        rows = [
-            (index // board.cols, index % board.cols, square)
-            for index, square in enumerate(board.squares)
-            if square != "."
-        ]
-        return answer_response(Answer("layout", None, {}, ("row", "col", "square"), rows))
+        return answer_response(layout_answer)
 
     async def openapi(request: Request) -> Response:
         return json_response(document)
@@ -403,10 +419,13 @@ def create_app(
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
-    async def not_found(request: Request, exc: Exception) -> Response:
+    async def http_error(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)
-        message = {404: "no such page", 405: "method not allowed"}.get(status, "server error")
-        return error_response(status, f"{request.url.path[:60]}: {message}")
+        message = {404: "no such page", 405: "method not allowed"}.get(status, "refused")
+        return error_response(status, f"{excerpt(request.url.path, 60)}: {message}")
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return error_response(500, f"internal error ({type(exc).__name__}); please report it")
 
     middleware = []
     if cors:
@@ -427,7 +446,9 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
-        routes=routes, middleware=middleware, exception_handlers={404: not_found, 405: not_found}
+        routes=routes,
+        middleware=middleware,
+        exception_handlers={404: http_error, 405: http_error, Exception: server_error},
     )
     app.state.served = served
     app.state.openapi = document
