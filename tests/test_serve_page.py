@@ -181,6 +181,16 @@ def test_ruzzle_board_with_qu_and_multipliers(server, page, tmp_path):
     assert path_cells(page) == [tuple(cell) for cell in first["path"]]
     page.screenshot(path=tmp_path / "ruzzle.png")
 
+    page.fill("#grid-rows", "5")  # a random 5×5 board with multipliers, from the API
+    page.dispatch_event("#grid-rows", "change")
+    page.click("#grid-random")
+    page.wait_for_function("document.querySelectorAll('#grid-board g.cell').length === 20")
+    page.wait_for_function("!document.querySelector('#grid-status').textContent.includes('…')")
+    grid = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('grid')")
+    assert grid != board and len(grid.split("/")) == 5
+    drawn = cli_json("ruzzle", grid, "--lexicon", "en")["results"]
+    assert shown_words(page, "grid-results") == [r["word"] for r in drawn]
+
 
 def board_url(server: str, rack: str) -> str:
     rows = "/".join(line.replace(" ", "") for line in MIDGAME.splitlines())
