@@ -1,7 +1,7 @@
 """The ASGI app of ``lexforge serve``: the web page and the JSON API over opened lexicons.
 
-Lexicons are opened once at start (memory-mapped, their letter graphs checked and mapped) and
-shared by every request; the compiled searches only read them. Each query runs in a small
+Lexicons are opened once at start (memory-mapped; each letter graph mapped and checked on its
+first use) and shared by every request; the searches only read them. Each query runs in a small
 thread pool under a time budget: past it the client gets 503 (the thread finishes its query in
 the background; a query still queued is dropped). Inputs are bounded (``LIMITS``) before any
 search starts, and a lexicon is looked up by name among those opened, never on the file system.
@@ -277,12 +277,12 @@ def endpoints() -> list[Endpoint]:
 def open_lexicons(specs: Iterable[str] | None) -> dict[str, tuple[Lexicon, FoundLexicon]]:
     """Each lexicon named (a name on the search path or a directory), else every lexicon on the
     search path that no earlier one shadows (one that cannot be opened is skipped, said on
-    stderr); opened, their letter graphs mapped and checked."""
+    stderr). Their tries are mapped now, their letter graphs on first use (mapped and checked
+    once, as ``Lexicon``'s cached properties: a lexicon nobody asks for costs no memory)."""
     served: dict[str, tuple[Lexicon, FoundLexicon]] = {}
     for spec in specs or [f.path for f in list_lexicons() if not f.shadowed]:
         try:
             lexicon = Lexicon.open(spec)
-            lexicon.graph, lexicon.anagram_nodes, lexicon.word_nodes  # noqa: B018 - map them
         except UserError as error:
             if specs:
                 raise
