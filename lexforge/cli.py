@@ -19,7 +19,6 @@ status 1.
 from __future__ import annotations
 
 import argparse
-import itertools
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -87,18 +86,14 @@ def answer(args: argparse.Namespace, answer: Answer, text: Callable[[TextIO], No
     write(answer, args.output, sys.stdout, text)
 
 
-def matches_answer(command: str, lexicon: Lexicon, query: dict, matches: list) -> Answer:
-    rows = [(m.word, m.shown, m.score) for m in matches]
-    return Answer(command, lexicon.name, query, ("word", "shown", "score"), rows)
-
-
-def write_matches(out: TextIO, matches: Iterable, sort: str) -> None:
-    for m in matches:
-        out.write(f"{m.shown}\t{m.score}\n" if sort == "score" else f"{m.shown}\n")
+def write_matches(out: TextIO, rows: Iterable, sort: str) -> None:
+    """Rows of (word, shown, score): the shown word, and its score when sorted by score."""
+    for _, shown, score in rows:
+        out.write(f"{shown}\t{score}\n" if sort == "score" else f"{shown}\n")
 
 
 def cmd_anagram(args: argparse.Namespace) -> None:
-    from lexforge.anagram import anagram
+    from lexforge.answers import anagram_answer
 
     lexicon = load_lexicon(args)
     options = {
@@ -108,51 +103,32 @@ def cmd_anagram(args: argparse.Namespace) -> None:
         "contains": args.contains or "",
         "sort": args.sort,
     }
-    query = {"letters": args.letters, **options}
     if args.letters != "-":
-        matches = anagram(lexicon, args.letters, **options)
-        answer(
-            args,
-            matches_answer("anagram", lexicon, query, matches),
-            lambda out: write_matches(out, matches, args.sort),
-        )
+        found = anagram_answer(lexicon, args.letters, **options)
+        answer(args, found, lambda out: write_matches(out, found.rows, args.sort))
         return
     racks = [line.strip() for line in sys.stdin.read().splitlines() if line.strip()]
     if not racks:
         raise UserError("<stdin>: no rack: expected one rack per line")
-    found = [anagram(lexicon, rack, **options) for rack in racks]
-    rows = [
-        (number, m.word, m.shown, m.score)
-        for number, matches in enumerate(found, start=1)
-        for m in matches
-    ]
-    query["racks"] = racks
+    found = anagram_answer(lexicon, "-", racks=racks, **options)
 
     def text(out: TextIO) -> None:
-        for number, (rack, matches) in enumerate(zip(racks, found, strict=True), start=1):
+        per_rack: list[list] = [[] for _ in racks]
+        for number, *match in found.rows:
+            per_rack[number - 1].append(match)
+        for number, (rack, rows) in enumerate(zip(racks, per_rack, strict=True), start=1):
             out.write(f"{'' if number == 1 else chr(10)}# rack {number}: {rack}\n")
-            write_matches(out, matches, args.sort)
+            write_matches(out, rows, args.sort)
 
-    columns = ("rack", "word", "shown", "score")
-    answer(args, Answer("anagram", lexicon.name, query, columns, rows), text)
+    answer(args, found, text)
 
 
 def cmd_pattern(args: argparse.Namespace) -> None:
-    from lexforge.anagram import iter_pattern, pattern
+    from lexforge.answers import pattern_answer
 
     lexicon = load_lexicon(args)
-    if args.sort == "alpha":  # the lexicon's order: streamed
-        matches = iter_pattern(lexicon, args.pattern, rack_text=args.rack)
-    else:
-        matches = pattern(lexicon, args.pattern, rack_text=args.rack, sort=args.sort)
-    query = {"pattern": args.pattern, "rack": args.rack, "sort": args.sort}
-    # Only one of the two reads ``matches`` (one format is written).
-    rows = ((m.word, m.shown, m.score) for m in matches)
-    answer(
-        args,
-        Answer("pattern", lexicon.name, query, ("word", "shown", "score"), rows),
-        lambda out: write_matches(out, matches, args.sort),
-    )
+    found = pattern_answer(lexicon, args.pattern, rack=args.rack, sort=args.sort)
+    answer(args, found, lambda out: write_matches(out, found.rows, args.sort))
 
 
 def grid_header(out: TextIO, number: int, count: int) -> None:
@@ -178,60 +154,37 @@ def read_grids(args: argparse.Namespace, lexicon: Lexicon, *, multipliers: bool)
 
 
 def cmd_boggle(args: argparse.Namespace) -> None:
-    from lexforge import boggle
-    from lexforge.grid import format_grid_line
+    from lexforge.answers import boggle_answer
 
     lexicon = load_lexicon(args)
     grids = read_grids(args, lexicon, multipliers=False)
-    options = {"min_length": args.min_length, "adjacency": args.adjacency}
-    if args.paths:
-        results = [boggle.solve(lexicon, grid, **options) for grid in grids]
-        rows = [
-            (number, w.word, w.score, w.path)
-            for number, words in enumerate(results, start=1)
-            for w in words
-        ]
-        words_of = [[w.word for w in words] for words in results]
-    else:  # no paths wanted: the batch search, on all cores
-        score = boggle.boggle_score
-        words_of = boggle.solve_batch(lexicon, grids, threads=args.threads, **options)
-        rows = [
-            (number, word, score(word))
-            for number, words in enumerate(words_of, start=1)
-            for word in words
-        ]
-    totals = [0] * len(grids)
-    for row in rows:
-        totals[row[0] - 1] += row[2]
-    query = {**options, "paths": args.paths}
-    summary = {
-        "grids": [
-            {"grid": number, "board": format_grid_line(grid), "count": len(words), "total": total}
-            for number, (grid, words, total) in enumerate(
-                zip(grids, words_of, totals, strict=True), start=1
-            )
-        ]
-    }
-    columns = ("grid", "word", "score", "path") if args.paths else ("grid", "word", "score")
+    found = boggle_answer(
+        lexicon,
+        grids,
+        min_length=args.min_length,
+        adjacency=args.adjacency,
+        paths=args.paths,
+        threads=args.threads,
+    )
 
     def text(out: TextIO) -> None:
         start = 0
-        for number, words in enumerate(words_of, start=1):
-            grid_header(out, number, len(grids))
-            for row in rows[start : start + len(words)]:
+        for grid in found.summary["grids"]:
+            grid_header(out, grid["grid"], len(grids))
+            for row in found.rows[start : start + grid["count"]]:
                 fields = [row[1]]
                 if args.score:
                     fields.append(str(row[2]))
                 if args.paths:
                     fields.append(format_path(row[3]))
                 out.write("\t".join(fields) + "\n")
-            start += len(words)
+            start += grid["count"]
             if args.score:
-                out.write(f"total\t{totals[number - 1]}\n")
+                out.write(f"total\t{grid['total']}\n")
 
     if show_pictures(args, lexicon, grids, [], "boggle"):
         return
-    answer(args, Answer("boggle", lexicon.name, query, columns, rows, summary), text)
+    answer(args, found, text)
 
 
 def cmd_worddle(args: argparse.Namespace) -> None:
@@ -257,35 +210,13 @@ def cmd_worddle(args: argparse.Namespace) -> None:
 
 
 def cmd_ruzzle(args: argparse.Namespace) -> None:
-    from lexforge import ruzzle
-    from lexforge.grid import format_grid, format_grid_line
+    from lexforge.answers import ruzzle_answer, ruzzle_results
+    from lexforge.grid import format_grid
 
     lexicon = load_lexicon(args)
     boards = read_grids(args, lexicon, multipliers=True)
-    values = None
-    if args.values:  # overrides merge over the language's table
-        values = {**lexicon.language.ruzzle_values, **ruzzle.parse_values(args.values, "--values")}
-    results = [
-        ruzzle.sort_words(ruzzle.solve(lexicon, board, values=values), args.sort)
-        for board in boards
-    ]
-    rows = [
-        (number, w.word, w.score, w.path)
-        for number, words in enumerate(results, start=1)
-        for w in words
-    ]
-    summary = {
-        "grids": [
-            {
-                "grid": number,
-                "board": format_grid_line(board),
-                "count": len(words),
-                "longest": max((len(w.word) for w in words), default=0),
-                "total": sum(w.score for w in words),
-            }
-            for number, (board, words) in enumerate(zip(boards, results, strict=True), start=1)
-        ]
-    }
+    results = ruzzle_results(lexicon, boards, sort=args.sort, values=args.values)
+    found = ruzzle_answer(lexicon, boards, results, sort=args.sort, values=args.values)
 
     def text(out: TextIO) -> None:
         for number, (board, words) in enumerate(zip(boards, results, strict=True), start=1):
@@ -293,7 +224,7 @@ def cmd_ruzzle(args: argparse.Namespace) -> None:
             width = max((len(w.word) for w in words), default=0) + 2
             lines = [format_grid(board).rstrip("\n"), ""]
             lines += [f"{w.word:<{width}}{w.score:<7}{format_path(w.path)}" for w in words]
-            grid = summary["grids"][number - 1]
+            grid = found.summary["grids"][number - 1]
             lines += [
                 "",
                 f"Number of words:            {grid['count']}",
@@ -304,9 +235,7 @@ def cmd_ruzzle(args: argparse.Namespace) -> None:
 
     if show_pictures(args, lexicon, boards, results, "ruzzle"):
         return
-    query = {"sort": args.sort, "values": args.values}
-    columns = ("grid", "word", "score", "path")
-    answer(args, Answer("ruzzle", lexicon.name, query, columns, rows, summary), text)
+    answer(args, found, text)
 
 
 def show_pictures(
@@ -367,18 +296,18 @@ def write_svg(spec: str, svg: str) -> None:
 
 def cmd_scrabble(args: argparse.Namespace) -> None:
     from lexforge import scrabble
+    from lexforge.answers import scrabble_answer
 
     lexicon = load_lexicon(args)
     text, source, _ = read_board(args.board)
     board = scrabble.parse_board(text, lexicon.language, scrabble.load_layout(args.layout), source)
-    moves = scrabble.generate(lexicon, board, args.rack)  # compact: Move objects only for shown
-    shown = moves.best(args.top or None)
+    found, moves = scrabble_answer(lexicon, board, args.rack, top=args.top, layout=args.layout)
     if args.show is not None or args.svg is not None:
         check_show_format(args)
         from lexforge import picture
 
         # A named word may be any legal move; otherwise the best of those shown.
-        candidates = moves.best(None) if args.show else shown
+        candidates = moves.best(None if args.show else args.top or None)
         move = picture.choose_move(candidates, args.show or "", lexicon.language)
         if args.svg is not None:
             write_svg(args.svg, picture.scrabble_svg(board, move))
@@ -386,72 +315,53 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
             colour = picture.use_colour(sys.stdout)
             sys.stdout.write(picture.scrabble_text(board, move, colour=colour))
             return
-    rows = [
-        (
-            m.score,
-            m.position,
-            m.word,
-            m.row,
-            m.col,
-            "across" if m.across else "down",
-            [list(tile) for tile in m.placed],
-        )
-        for m in shown
-    ]
-    columns = ("score", "position", "word", "row", "col", "direction", "placed")
-    query = {"rack": args.rack, "top": args.top, "layout": args.layout}
-    summary = {"moves": len(moves)}
 
     def text_out(out: TextIO) -> None:
-        out.writelines(f"{m.score}\t{m.position}\t{m.word}\n" for m in shown)
+        out.writelines(f"{row[0]}\t{row[1]}\t{row[2]}\n" for row in found.rows)
 
-    answer(args, Answer("scrabble", lexicon.name, query, columns, rows, summary), text_out)
+    answer(args, found, text_out)
 
 
 def cmd_generate(args: argparse.Namespace) -> None:
-    from lexforge.generate import generate_boards
-    from lexforge.grid import format_grid, format_grid_line
+    from lexforge.answers import generate_answer
+    from lexforge.grid import format_grid
 
     lexicon = load_lexicon(args)
-    options = {
-        "rows": args.rows,
-        "cols": args.cols,
-        "count": args.count,
-        "seed": args.seed,
-        "dice": args.dice,
-        "multipliers": args.multipliers,
-        "min_words": args.min_words,
-    }
-    drawn = generate_boards(lexicon, threads=args.threads, **options)
-    boards = itertools.chain([next(drawn)], drawn)  # a failure comes before any output
-    # The boards stream: only one of these reads them (one format is written).
-    rows = ((number, format_grid_line(board)) for number, board in enumerate(boards, start=1))
+    found, boards = generate_answer(
+        lexicon,
+        rows=args.rows,
+        cols=args.cols,
+        count=args.count,
+        seed=args.seed,
+        dice=args.dice,
+        multipliers=args.multipliers,
+        min_words=args.min_words,
+        threads=args.threads,
+    )
 
     def text(out: TextIO) -> None:
         for number, board in enumerate(boards):
             out.write(("\n" if number else "") + format_grid(board))
 
-    answer(args, Answer("generate", lexicon.name, options, ("grid", "board"), rows), text)
+    answer(args, found, text)
 
 
 def cmd_check(args: argparse.Namespace) -> None:
-    from lexforge.check import check_words
+    from lexforge.answers import check_answer
 
     lexicon = load_lexicon(args)
-    checks = check_words(lexicon, args.words)
-    rows = [(c.entry, c.word, c.reason, c.found, c.sources) for c in checks]
-    columns = ("entry", "word", "rejected", "found", "sources")
+    found = check_answer(lexicon, args.words)
 
     def text(out: TextIO) -> None:
-        for c in checks:
-            if c.reason is not None:
-                out.write(f"{c.entry}\trejected: {c.reason}\n")
+        for entry, word, reason, present, sources in found.rows:
+            if reason is not None:
+                out.write(f"{entry}\trejected: {reason}\n")
                 continue
-            where = f" ({', '.join(c.sources)})" if c.sources else ""
-            verdict = f"in {lexicon.name}{where}" if c.found else f"not in {lexicon.name}"
-            out.write(f"{c.entry}\t{c.word}\t{verdict}\n")
+            where = f" ({', '.join(sources)})" if sources else ""
+            verdict = f"in {lexicon.name}{where}" if present else f"not in {lexicon.name}"
+            out.write(f"{entry}\t{word}\t{verdict}\n")
 
-    answer(args, Answer("check", lexicon.name, {"words": args.words}, columns, rows), text)
+    answer(args, found, text)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -477,21 +387,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_lexicons(args: argparse.Namespace) -> None:
+    from lexforge.answers import lexicons_answer
     from lexforge.paths import list_lexicons, search_path
 
     found = list_lexicons()
     if not found and args.output == "text":
         looked = ", ".join(str(folder) for folder in search_path())
         print(f"no lexicon found (looked in {looked})", file=sys.stderr)
-    columns = ("name", "language", "words", "version", "path", "shadowed")
-    rows = [(f.name, f.language, f.words, f.version, str(f.path), f.shadowed) for f in found]
 
     def text(out: TextIO) -> None:
         for f in found:
             note = "\t(shadowed)" if f.shadowed else ""
             out.write(f"{f.name}\t{f.language}\t{f.words}\t{f.version or '-'}\t{f.path}{note}\n")
 
-    answer(args, Answer("lexicons", None, {}, columns, rows), text)
+    answer(args, lexicons_answer(found), text)
 
 
 def cmd_install(args: argparse.Namespace) -> None:
@@ -514,6 +423,30 @@ def cmd_report(args: argparse.Namespace) -> None:
         sys.stdout.write(json.dumps(report, ensure_ascii=False, sort_keys=True) + "\n")
     else:
         sys.stdout.write(render_text(report))
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise UserError(
+            "lexforge serve needs the serve extra: pip install 'lexforge[serve]'"
+        ) from None
+    from lexforge.serve.app import create_app
+    from lexforge.serve.server import listen, run
+
+    app = create_app(args.lexicon, cors=args.cors, time_budget=args.time_budget)
+    sock = listen(args.host, args.port)
+    port = sock.getsockname()[1]
+    names = ", ".join(app.state.served)
+    workers = f", {args.workers} processes" if args.workers > 1 else ""
+    print(
+        f"serving {names} on http://{args.host}:{port}/{workers} (Ctrl-C stops)",
+        file=sys.stderr,
+        flush=True,
+    )
+    run(app, sock, args.workers)
 
 
 def cmd_completion(args: argparse.Namespace) -> None:
@@ -546,6 +479,17 @@ def bounded(low: int, high: int | None = None) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds, at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: expected 0 < SECONDS ≤ 86400")
+    return value
 
 
 class VersionAction(argparse.Action):
@@ -733,6 +677,40 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--lexicon", "-l", metavar="NAME|PATH", help="default: $LEXFORGE_LEXICON")
     sub.add_argument("--json", dest="output", action="store_const", const="json", default="text")
     sub.set_defaults(handler=cmd_verify)
+
+    sub = commands.add_parser(
+        "serve", help="the web page and JSON API over the lexicons (needs lexforge[serve])"
+    )
+    sub.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    sub.add_argument("--port", type=bounded(0, 65535), default=8000, help="default: 8000")
+    sub.add_argument(
+        "--lexicon",
+        "-l",
+        action="append",
+        metavar="NAME|PATH",
+        help="serve this lexicon (repeat for more; default: every one on the search path)",
+    )
+    sub.add_argument(
+        "--cors",
+        action="append",
+        metavar="ORIGIN",
+        help="let pages of ORIGIN call the API (repeatable; default: none)",
+    )
+    sub.add_argument(
+        "--time-budget",
+        type=seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="longest a query may run before the answer is 503 (default: 5)",
+    )
+    sub.add_argument(
+        "--workers",
+        type=bounded(1, 64),
+        default=1,
+        metavar="N",
+        help="answer in N processes sharing the lexicons' memory (default: 1)",
+    )
+    sub.set_defaults(handler=cmd_serve)
 
     sub = commands.add_parser("completion", help="print a shell completion script")
     sub.add_argument("shell", choices=("bash", "zsh"))

@@ -110,16 +110,22 @@ def list_lexicons() -> list[FoundLexicon]:
         if not folder.is_dir():
             continue
         for manifest_path in sorted(folder.glob(f"*/{MANIFEST}")):
-            try:
-                manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-                entry = (str(manifest["language"]), int(manifest["words"]))
-                version = str(manifest.get("version", ""))
-            except (OSError, ValueError, KeyError, TypeError) as error:
-                raise UserError(
-                    f"{manifest_path}: unreadable manifest ({excerpt(str(error))}); "
-                    "check it with: lexforge verify"
-                ) from None
             name = manifest_path.parent.name
-            found.append(FoundLexicon(name, *entry, version, manifest_path.parent, name in seen))
+            found.append(describe_lexicon(manifest_path.parent, shadowed=name in seen))
             seen.add(name)
     return found
+
+
+def describe_lexicon(path: Path, *, shadowed: bool = False) -> FoundLexicon:
+    """The lexicon in directory ``path``, as its manifest describes it; UserError if unreadable."""
+    manifest_path = path / MANIFEST
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        entry = (str(manifest["language"]), int(manifest["words"]))
+        version = str(manifest.get("version", ""))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UserError(
+            f"{manifest_path}: unreadable manifest ({excerpt(str(error))}); "
+            "check it with: lexforge verify"
+        ) from None
+    return FoundLexicon(path.name, *entry, version, path, shadowed)

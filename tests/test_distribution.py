@@ -85,6 +85,8 @@ def test_wheel_contents_and_metadata(dists):
     assert {t for t in tops if not t.endswith(".dist-info")} == {"lexforge"}
     assert any(n.startswith("lexforge/_search.") and n.endswith(".so") for n in names)
     assert "lexforge/py.typed" in names and "lexforge/languages/fr.yaml" in names
+    for page in ("index.html", "app.js", "style.css"):  # lexforge serve's page
+        assert f"lexforge/serve/static/{page}" in names
     assert [n for n in names if n.endswith(("_search.c", "_search.pyx"))] == []
     text = metadata.decode()
     for line in (
@@ -95,13 +97,14 @@ def test_wheel_contents_and_metadata(dists):
         "Classifier: Typing :: Typed",
         "Project-URL: Issues, https://github.com/lexforge/lexforge/issues",
         "Provides-Extra: pipeline",
+        "Provides-Extra: serve",
     ):
         assert line in text, line
     core = [line for line in text.splitlines() if line.startswith("Requires-Dist:")]
     assert not any(
         name in line and "extra ==" not in line
         for line in core
-        for name in ("snakemake", "pandas", "pyarrow")
+        for name in ("snakemake", "pandas", "pyarrow", "starlette", "uvicorn")
     )
 
 

@@ -1,0 +1,241 @@
+"""Each query's answer (lexforge.output's ``Answer``), built once for every face.
+
+The command line (lexforge.cli) and the HTTP API (lexforge.serve) both call these functions on
+parsed input, so a query has one answer whatever asks it: the CLI renders it as text, JSON,
+JSONL or TSV, the API sends its JSON envelope. Inputs are already read (grids parsed, racks as
+text); bad ones raise UserError from the solver modules.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from lexforge.grid import Grid
+from lexforge.lexicon import Lexicon
+from lexforge.output import Answer
+
+if TYPE_CHECKING:
+    from lexforge.scrabble import Board, MoveList
+
+
+def matches_answer(command: str, lexicon: Lexicon, query: dict, matches: list) -> Answer:
+    rows = [(m.word, m.shown, m.score) for m in matches]
+    return Answer(command, lexicon.name, query, ("word", "shown", "score"), rows)
+
+
+def anagram_answer(
+    lexicon: Lexicon,
+    letters: str,
+    *,
+    racks: list[str] | None = None,
+    exact: bool = False,
+    min_length: int | None = None,
+    max_length: int | None = None,
+    contains: str = "",
+    sort: str = "length",
+) -> Answer:
+    """Words from one rack (``letters``), or from each of ``racks`` (``letters`` then ``-``,
+    every row carrying its rack's number)."""
+    from lexforge.anagram import anagram
+
+    options = {
+        "exact": exact,
+        "min_length": min_length,
+        "max_length": max_length,
+        "contains": contains,
+        "sort": sort,
+    }
+    query = {"letters": letters, **options}
+    if racks is None:
+        return matches_answer("anagram", lexicon, query, anagram(lexicon, letters, **options))
+    rows = [
+        (number, m.word, m.shown, m.score)
+        for number, rack in enumerate(racks, start=1)
+        for m in anagram(lexicon, rack, **options)
+    ]
+    query["racks"] = racks
+    return Answer("anagram", lexicon.name, query, ("rack", "word", "shown", "score"), rows)
+
+
+def pattern_answer(
+    lexicon: Lexicon, pattern_text: str, *, rack: str | None = None, sort: str = "alpha"
+) -> Answer:
+    """Words matching a crossword pattern; in alphabetical order (the lexicon's), the rows are a
+    generator: they stream as they are written, read once."""
+    from lexforge.anagram import iter_pattern, pattern
+
+    query = {"pattern": pattern_text, "rack": rack, "sort": sort}
+    if sort == "alpha":
+        matches = iter_pattern(lexicon, pattern_text, rack_text=rack)
+        rows = ((m.word, m.shown, m.score) for m in matches)
+        return Answer("pattern", lexicon.name, query, ("word", "shown", "score"), rows)
+    matches = pattern(lexicon, pattern_text, rack_text=rack, sort=sort)
+    return matches_answer("pattern", lexicon, query, matches)
+
+
+def boggle_answer(
+    lexicon: Lexicon,
+    grids: list[Grid],
+    *,
+    min_length: int = 3,
+    adjacency: int = 8,
+    paths: bool = False,
+    threads: int | None = None,
+) -> Answer:
+    """Every word of each grid; one path per word with ``paths`` (else the batch search on
+    ``threads`` threads)."""
+    from lexforge import boggle
+    from lexforge.grid import format_grid_line
+
+    options = {"min_length": min_length, "adjacency": adjacency}
+    if paths:
+        results = [boggle.solve(lexicon, grid, **options) for grid in grids]
+        rows = [
+            (number, w.word, w.score, w.path)
+            for number, words in enumerate(results, start=1)
+            for w in words
+        ]
+        counts = [len(words) for words in results]
+    else:
+        score = boggle.boggle_score
+        found = boggle.solve_batch(lexicon, grids, threads=threads, **options)
+        rows = [
+            (number, word, score(word))
+            for number, words in enumerate(found, start=1)
+            for word in words
+        ]
+        counts = [len(words) for words in found]
+    totals = [0] * len(grids)
+    for row in rows:
+        totals[row[0] - 1] += row[2]
+    summary = {
+        "grids": [
+            {"grid": number, "board": format_grid_line(grid), "count": count, "total": total}
+            for number, (grid, count, total) in enumerate(
+                zip(grids, counts, totals, strict=True), start=1
+            )
+        ]
+    }
+    columns = ("grid", "word", "score", "path") if paths else ("grid", "word", "score")
+    query = {**options, "paths": paths}
+    return Answer("boggle", lexicon.name, query, columns, rows, summary)
+
+
+def ruzzle_results(
+    lexicon: Lexicon, boards: list[Grid], *, sort: str = "score", values: str | None = None
+) -> list[list]:
+    """Each board's words (``RuzzleWord``), sorted; ``values`` (``A=1,B=4`` or a file) merges
+    over the language's letter values."""
+    from lexforge import ruzzle
+
+    table = None
+    if values:
+        table = {**lexicon.language.ruzzle_values, **ruzzle.parse_values(values, "--values")}
+    return [ruzzle.sort_words(ruzzle.solve(lexicon, board, values=table), sort) for board in boards]
+
+
+def ruzzle_answer(
+    lexicon: Lexicon,
+    boards: list[Grid],
+    results: list[list],
+    *,
+    sort: str = "score",
+    values: str | None = None,
+) -> Answer:
+    """The answer of ``ruzzle_results(lexicon, boards, sort=sort, values=values)``."""
+    from lexforge.grid import format_grid_line
+
+    rows = [
+        (number, w.word, w.score, w.path)
+        for number, words in enumerate(results, start=1)
+        for w in words
+    ]
+    summary = {
+        "grids": [
+            {
+                "grid": number,
+                "board": format_grid_line(board),
+                "count": len(words),
+                "longest": max((len(w.word) for w in words), default=0),
+                "total": sum(w.score for w in words),
+            }
+            for number, (board, words) in enumerate(zip(boards, results, strict=True), start=1)
+        ]
+    }
+    query = {"sort": sort, "values": values}
+    columns = ("grid", "word", "score", "path")
+    return Answer("ruzzle", lexicon.name, query, columns, rows, summary)
+
+
+def scrabble_answer(
+    lexicon: Lexicon, board: Board, rack: str, *, top: int = 20, layout: str | None = None
+) -> tuple[Answer, MoveList]:
+    """The ``top`` best moves of ``rack`` on ``board`` (0: all), best first, and every legal
+    move (compact: ``Move`` objects are built only for those shown)."""
+    from lexforge import scrabble
+
+    moves = scrabble.generate(lexicon, board, rack)
+    rows = [
+        (
+            m.score,
+            m.position,
+            m.word,
+            m.row,
+            m.col,
+            "across" if m.across else "down",
+            [list(tile) for tile in m.placed],
+        )
+        for m in moves.best(top or None)
+    ]
+    columns = ("score", "position", "word", "row", "col", "direction", "placed")
+    query = {"rack": rack, "top": top, "layout": layout}
+    return Answer("scrabble", lexicon.name, query, columns, rows, {"moves": len(moves)}), moves
+
+
+def generate_answer(
+    lexicon: Lexicon,
+    *,
+    rows: int = 4,
+    cols: int = 4,
+    count: int = 1,
+    seed: int | None = None,
+    dice: str | None = None,
+    multipliers: bool = False,
+    min_words: int = 0,
+    threads: int | None = None,
+) -> tuple[Answer, Iterator[Grid]]:
+    """Random boards, and the answer listing them. Both stream from one draw, so only one of
+    them may be read (one format is written); a failure comes before the first board."""
+    from lexforge.generate import generate_boards
+    from lexforge.grid import format_grid_line
+
+    options = {
+        "rows": rows,
+        "cols": cols,
+        "count": count,
+        "seed": seed,
+        "dice": dice,
+        "multipliers": multipliers,
+        "min_words": min_words,
+    }
+    drawn = generate_boards(lexicon, threads=threads, **options)
+    boards = itertools.chain([next(drawn)], drawn)
+    listed = ((number, format_grid_line(board)) for number, board in enumerate(boards, start=1))
+    return Answer("generate", lexicon.name, options, ("grid", "board"), listed), boards
+
+
+def check_answer(lexicon: Lexicon, words: list[str]) -> Answer:
+    from lexforge.check import check_words
+
+    rows = [(c.entry, c.word, c.reason, c.found, c.sources) for c in check_words(lexicon, words)]
+    columns = ("entry", "word", "rejected", "found", "sources")
+    return Answer("check", lexicon.name, {"words": words}, columns, rows)
+
+
+def lexicons_answer(found: list) -> Answer:
+    """The lexicons listed (lexforge.paths.FoundLexicon), with their manifest's summary."""
+    columns = ("name", "language", "words", "version", "path", "shadowed")
+    rows = [(f.name, f.language, f.words, f.version, str(f.path), f.shadowed) for f in found]
+    return Answer("lexicons", None, {}, columns, rows)

@@ -1,0 +1,436 @@
+"""The HTTP API of ``lexforge serve``: its answers are the command line's ``--json`` answers,
+byte for byte (the CLI is run as a subprocess), a few are checked against the brute-force
+oracles as well; errors are one line of JSON with the right status; hostile requests are
+refused before any search runs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from build_helpers import ROOT
+
+pytest.importorskip("starlette", reason="the serve extra (starlette, uvicorn) is not installed")
+import httpx2 as httpx
+from starlette.testclient import TestClient
+
+from lexforge.grid import parse_grids
+from lexforge.lexicon import Lexicon
+from lexforge.reference import boggle_brute_force, rack_brute_force
+from lexforge.serve.app import LIMITS, create_app, endpoints
+
+LEXFORGE = str(Path(sys.executable).with_name("lexforge"))
+MIDGAME = (ROOT / "tests/fixtures/scrabble/fr-midgame.board").read_text(encoding="utf-8")
+RUZZLE = (ROOT / "raw/en/reference/ruzzle-4x4.board").read_text(encoding="utf-8")
+BOGGLE_5 = (ROOT / "raw/en/reference/boggle-5x5.grid").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def app(build_dir):
+    os.chdir(ROOT)  # the lexicons by name, as the CLI finds them from the repository
+    return create_app(["en", "fr"])
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    with TestClient(app) as client:
+        yield client
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([LEXFORGE, *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def cli_json(*args: str) -> str:
+    done = cli(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+# (API path, parameters, the same query on the command line)
+SAME_AS_CLI = [
+    ("fr/anagram", {"letters": "CHAT*", "sort": "score"}, ["anagram", "CHAT*", "--sort", "score"]),
+    ("fr/anagram", {"letters": "ELEPHANT", "exact": True}, ["anagram", "ELEPHANT", "--exact"]),
+    (
+        "fr/anagram",
+        {"letters": "SCRABBLE*", "contains": "K", "min_length": 5, "max_length": 8},
+        ["anagram", "SCRABBLE*", "--contains", "K", "--min", "5", "--max", "8"],
+    ),
+    ("fr/pattern", {"pattern": "C?A??", "rack": "HSE*"}, ["pattern", "C?A??", "--rack", "HSE*"]),
+    ("en/pattern", {"pattern": "QU*Z", "sort": "length"}, ["pattern", "QU*Z", "--sort", "length"]),
+    (
+        "en/boggle",
+        {"grid": "PERS/LATG/SINE/TERS", "paths": True},
+        ["boggle", "PERS/LATG/SINE/TERS", "--paths"],
+    ),
+    (
+        "en/boggle",
+        {"grid": BOGGLE_5 + "\n\nQuIT/ABC/EFG", "min_length": 4, "adjacency": 4},
+        ["boggle", "-", "--min-length", "4", "--adjacency", "4"],
+    ),
+    ("en/ruzzle", {"grid": RUZZLE, "sort": "length"}, ["ruzzle", "-", "--sort", "length"]),
+    ("fr/scrabble", {"board": MIDGAME, "rack": "EIRSTA?", "top": 5}, ["scrabble", "-"]),
+    (
+        "en/generate",
+        {"rows": 5, "cols": 5, "count": 3, "seed": 7, "dice": "", "multipliers": True},
+        ["generate", "--rows", "5", "--cols", "5", "--count", "3", "--seed", "7", "--dice"],
+    ),
+    (
+        "fr/check",
+        {"words": ["Éléphant", "aujourd'hui", "zythum", "qwxz"]},
+        ["check", "Éléphant", "aujourd'hui", "zythum", "qwxz"],
+    ),
+]
+
+
+def stdin_of(params: dict) -> str | None:
+    return params.get("grid") or params.get("board")
+
+
+@pytest.mark.parametrize(("path", "params", "args"), SAME_AS_CLI, ids=lambda v: str(v)[:30])
+def test_answers_equal_the_cli_json(client, path, params, args):
+    lexicon, command = path.split("/")
+    args = [*args, "--lexicon", lexicon]
+    if command == "scrabble":
+        args += ["--rack", params["rack"], "--top", str(params["top"])]
+    if command == "generate":
+        args += ["--multipliers"]
+    done = subprocess.run(
+        [LEXFORGE, *args, "--json"],
+        input=stdin_of(params),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    posted = client.post(f"/api/lexicons/{path}", json=params)
+    assert posted.status_code == 200, posted.text
+    assert posted.text == done.stdout  # byte for byte
+    texts = {
+        k: v if isinstance(v, list) else str(v).lower() if v is True else str(v)
+        for k, v in params.items()
+    }
+    got = client.get(f"/api/lexicons/{path}", params=texts)
+    assert got.status_code == 200 and got.text == done.stdout
+
+
+def test_lexicons_list_the_served_ones_as_the_cli_does(client):
+    listed = json.loads(cli_json("lexicons"))
+    served = client.get("/api/lexicons").json()
+    assert served["results"] == [row for row in listed["results"] if row["name"] in ("en", "fr")]
+    assert {k: v for k, v in served.items() if k != "results"} == {
+        k: v for k, v in listed.items() if k != "results"
+    }
+
+
+def test_answers_agree_with_the_brute_force_oracles(client):
+    """Not only the CLI: the words of a rack and of a grid as the plain-Python oracles find
+    them (every lexicon word tested against the rack or traced on the grid)."""
+    fr = Lexicon.open("fr")
+    answer = client.get("/api/lexicons/fr/anagram", params={"letters": "RATES*"}).json()
+    expected = rack_brute_force(fr, "RATES*")
+    assert sorted(r["word"] for r in answer["results"]) == sorted(m.word for m in expected)
+    en = Lexicon.open("en")
+    grid = parse_grids("PERS/LATG/SINE/TERS", en.language)[0]
+    answer = client.post("/api/lexicons/en/boggle", json={"grid": "PERS/LATG/SINE/TERS"}).json()
+    assert sorted(r["word"] for r in answer["results"]) == sorted(
+        w.word for w in boggle_brute_force(en, grid)
+    )
+
+
+def test_layout_is_the_standard_board(client):
+    squares = {
+        (r["row"], r["col"]): r["square"] for r in client.get("/api/layout").json()["results"]
+    }
+    assert squares[(7, 7)] == "*" and squares[(0, 0)] == "W" and len(squares) == 61
+
+
+def error_of(response: httpx.Response, status: int) -> str:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.text.count("\n") == 1 and "Traceback" not in response.text
+    body = response.json()
+    assert body["schema"] == "lexforge/1" and body["status"] == status
+    return body["error"]
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "args"),
+    [
+        ("fr/anagram", {"letters": "A****"}, ["anagram", "A****"]),
+        (
+            "fr/anagram",
+            {"letters": "CHAT", "contains": "*"},
+            ["anagram", "CHAT", "--contains", "*"],
+        ),
+        ("en/anagram", {"letters": "ÇA9"}, ["anagram", "ÇA9"]),
+        ("en/boggle", {"grid": "AB/CDE"}, ["boggle", "-"]),
+        ("en/ruzzle", {"grid": "A B/C Dxx"}, ["ruzzle", "-"]),
+        (
+            "fr/scrabble",
+            {"board": MIDGAME, "rack": "ABCDEFGH"},
+            ["scrabble", "-", "--rack", "ABCDEFGH"],
+        ),
+        ("en/generate", {"dice": "nosuch"}, ["generate", "--dice", "nosuch"]),
+    ],
+)
+def test_query_errors_are_422_with_the_cli_message(client, path, params, args):
+    lexicon, command = path.split("/")
+    done = subprocess.run(
+        [LEXFORGE, *args, "--lexicon", lexicon],
+        input=stdin_of(params),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 1
+    message = error_of(client.post(f"/api/lexicons/{path}", json=params), 422)
+    # The CLI reads grids and boards from stdin; the API names them by their parameter.
+    source = "board" if command == "scrabble" else "grid"
+    assert message == done.stderr.strip().removeprefix("lexforge: ").replace("<stdin>", source)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["xx", "..", "...", "%2e%2e", "..%2fetc", "%2Fetc%2Fpasswd", "build%2Fen", "en%00", "EN"],
+)
+def test_lexicon_names_are_looked_up_among_the_served_only(client, name):
+    response = client.get(f"/api/lexicons/{name}/anagram?letters=CHAT")
+    assert response.status_code == 404, response.text
+    assert response.json()["status"] == 404
+
+
+def test_unknown_lexicon_is_named(client):
+    assert error_of(client.get("/api/lexicons/xx/anagram?letters=A"), 404) == (
+        "no lexicon 'xx' (served: en, fr)"
+    )
+    assert "no query 'nosuch'" in error_of(client.get("/api/lexicons/en/nosuch"), 404)
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        (b"{bad json", "not JSON"),
+        (b"\xff\xfe", "not JSON"),
+        (b"[1, 2]", "expected a JSON object"),
+        (b'{"letters": 5}', "'letters': expected a string"),
+        (b'{"letters": ["A"]}', "'letters': expected a string"),
+        (b'{"letters": "AB", "exact": 1}', "'exact': expected true or false"),
+        (b'{"letters": "AB", "min_length": true}', "'min_length': expected a whole number"),
+        (b'{"letters": "AB", "min_length": 0}', "'min_length': 0 is out of range"),
+        (b'{"letters": "AB", "min_length": 1e999}', "'min_length': expected a whole number"),
+        (b'{"letters": "AB", "sort": "random"}', "'sort': expected one of length, alpha, score"),
+        (b'{"letters": "AB", "path": "/etc"}', "unknown parameter 'path'"),
+        (b"{}", "parameter 'letters' is required"),
+        (json.dumps({"letters": "A" * 10_000}).encode(), "10000 characters, at most 20"),
+    ],
+)
+def test_bad_parameters_are_400(client, body, fragment):
+    response = client.post(
+        "/api/lexicons/en/anagram", content=body, headers={"content-type": "application/json"}
+    )
+    assert fragment in error_of(response, 400)
+
+
+def test_bad_query_strings_are_400(client):
+    base = "/api/lexicons/en/anagram"
+    assert "expected a whole number" in error_of(client.get(f"{base}?letters=A&min_length=x"), 400)
+    assert "given 2 times" in error_of(client.get(f"{base}?letters=A&letters=B"), 400)
+    assert "expected true or false" in error_of(client.get(f"{base}?letters=A&exact=maybe"), 400)
+    words = "&".join(["words=A"] * (LIMITS["check_words"] + 1))
+    assert "expected 1 to 100 strings" in error_of(
+        client.get(f"/api/lexicons/en/check?{words}"), 400
+    )
+
+
+def test_large_bodies_are_413(client):
+    huge = b'{"letters": "' + b"A" * 200_000 + b'"}'
+    assert "over 65536 bytes" in error_of(
+        client.post("/api/lexicons/en/anagram", content=huge), 413
+    )
+
+    def chunks():  # no Content-Length: the limit holds while reading
+        for _ in range(100):
+            yield b" " * 4096
+
+    response = client.post("/api/lexicons/en/anagram", content=chunks())
+    assert "over 65536 bytes" in error_of(response, 413)
+
+
+def test_grids_are_bounded(client):
+    side = 21
+    grid = "/".join(["A" * side] * side)
+    assert "441 cells, at most 400" in error_of(
+        client.post("/api/lexicons/en/boggle", json={"grid": grid}), 422
+    )
+    many = "\n".join(["ABCD/EFGH/IJKL/MNOP"] * (LIMITS["grids"] + 1))
+    assert "65 grids, at most 64" in error_of(
+        client.post("/api/lexicons/en/boggle", json={"grid": many}), 422
+    )
+    assert "at most 8192" in error_of(
+        client.post("/api/lexicons/en/boggle", json={"grid": "A" * 9000}), 400
+    )
+
+
+def test_a_query_over_its_time_budget_is_503(build_dir):
+    os.chdir(ROOT)
+    with TestClient(create_app(["en"], time_budget=0.0001)) as slow:
+        grid = "/".join(["SERATINL" * 2] * 16)  # 16×16 with every path: far over 0.1 ms
+        response = slow.post("/api/lexicons/en/boggle", json={"grid": grid, "paths": True})
+        assert "over the time budget of 0.0001 s" in error_of(response, 503)
+
+
+def test_wrong_methods_and_pages(client):
+    assert "method not allowed" in error_of(client.delete("/api/lexicons/en/anagram"), 405)
+    assert "no such page" in error_of(client.get("/etc/passwd"), 404)
+    assert client.get("/static/../serve/app.py").status_code == 404
+    page = client.get("/")
+    assert page.status_code == 200 and "<title>lexforge</title>" in page.text
+    for asset in ("/static/app.js", "/static/style.css"):
+        assert client.get(asset).status_code == 200
+    assert "http://" not in page.text.replace("http://www.w3.org", "")  # nothing from elsewhere
+
+
+def test_cors_is_off_unless_configured(client, build_dir):
+    origin = {"origin": "http://example.test"}
+    response = client.get("/api/lexicons", headers=origin)
+    assert "access-control-allow-origin" not in response.headers
+    os.chdir(ROOT)
+    with TestClient(create_app(["en"], cors=["http://example.test"])) as open_client:
+        response = open_client.get("/api/lexicons", headers=origin)
+        assert response.headers["access-control-allow-origin"] == "http://example.test"
+        other = open_client.get("/api/lexicons", headers={"origin": "http://elsewhere.test"})
+        assert "access-control-allow-origin" not in other.headers
+
+
+def test_openapi_describes_every_route_and_parameter(client, app):
+    document = client.get("/openapi.json").json()
+    assert document["openapi"].startswith("3.1")
+    paths = document["paths"]
+    for route in app.routes:
+        if route.path == "/static":
+            continue
+        if "{command}" in route.path:
+            for endpoint in endpoints():
+                described = paths[route.path.replace("{command}", endpoint.command)]
+                names = {p["name"] for p in described["get"]["parameters"]}
+                assert names == {"lexicon", *(p.name for p in endpoint.params)}
+                body = described["post"]["requestBody"]["content"]["application/json"]["schema"]
+                assert set(body["properties"]) == {p.name for p in endpoint.params}
+                assert set(described["get"]["responses"]) == {
+                    "200",
+                    "400",
+                    "404",
+                    "413",
+                    "422",
+                    "503",
+                }
+        else:
+            assert route.path in paths, route.path
+    assert len(paths) == 4 + len(endpoints())
+
+
+def test_concurrent_queries_share_the_lexicons_safely(app, client):
+    """Many queries at once through the thread pool give each the answer it gets alone."""
+    queries = [
+        ("en/boggle", {"grid": "PERS/LATG/SINE/TERS", "paths": True}),
+        ("en/ruzzle", {"grid": RUZZLE}),
+        ("fr/scrabble", {"board": MIDGAME, "rack": "EIRSTA?"}),
+        ("fr/anagram", {"letters": "ELEPHA**"}),
+        ("en/boggle", {"grid": BOGGLE_5}),
+    ] * 6
+    alone = [client.post(f"/api/lexicons/{p}", json=q).text for p, q in queries]
+
+    async def together() -> list[str]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            answers = await asyncio.gather(
+                *(http.post(f"/api/lexicons/{p}", json=q) for p, q in queries)
+            )
+        return [a.text for a in answers]
+
+    assert asyncio.run(together()) == alone
+
+
+def test_serve_without_the_extra_says_how_to_install_it():
+    code = (
+        "import sys; sys.modules['starlette'] = None; sys.modules['uvicorn'] = None; "
+        "from lexforge.cli import main; sys.exit(main(['serve']))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert (
+        done.stderr
+        == "lexforge: lexforge serve needs the serve extra: pip install 'lexforge[serve]'\n"
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_lexforge_serve_binds_localhost_by_default(build_dir, workers):
+    port = free_port()
+    server = subprocess.Popen(
+        [LEXFORGE, "serve", "--port", str(port), "--lexicon", "en", "--workers", str(workers)],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = server.stderr.readline()
+        processes = f", {workers} processes" if workers > 1 else ""
+        assert line == f"serving en on http://127.0.0.1:{port}/{processes} (Ctrl-C stops)\n"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/lexicons") as answer:
+                    assert json.load(answer)["results"][0]["name"] == "en"
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.1)
+        if shutil.which("ss"):
+            listening = subprocess.run(
+                ["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True
+            )
+            assert f"127.0.0.1:{port}" in listening.stdout
+        children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+        assert len(children) == (workers if workers > 1 else 0)
+        second = cli("serve", "--port", str(port), "--lexicon", "en")
+        assert second.returncode == 1
+        assert (
+            second.stderr
+            == f"lexforge: cannot listen on 127.0.0.1:{port} (Address already in use)\n"
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    for child in children:  # the workers stopped (and were reaped) before the server
+        assert not Path(f"/proc/{child}").exists()
+
+
+def test_a_bug_is_a_500_in_one_line_of_json(build_dir, monkeypatch):
+    from lexforge import answers
+
+    def broken(lexicon, words):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(answers, "check_answer", broken)
+    os.chdir(ROOT)
+    with TestClient(create_app(["en"]), raise_server_exceptions=False) as buggy:
+        response = buggy.get("/api/lexicons/en/check?words=A")
+        message = error_of(response, 500)
+        assert message == "internal error (ZeroDivisionError); please report it"
