@@ -130,7 +130,8 @@ cdef class PhraseSearch:
         self.left[0] = self.phrase_length
         self.next_key[0] = 0
         self.depth = 0
-        self.done = self.n_keys == 0
+        # (an exact search for more keys than letters has nothing to find)
+        self.done = self.n_keys == 0 or (exact and max_words > self.phrase_length)
 
     def __dealloc__(self):
         free(self.keys)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn, TextIO
 
@@ -90,13 +90,17 @@ def write_matches(out: TextIO, matches: list, sort: str) -> None:
 def cmd_anagram(args: argparse.Namespace) -> None:
     from lexforge.anagram import anagram
 
+    if args.phrase is not None:
+        cmd_phrase(args)
+        return
+    check_rack_options(args)
     lexicon = load_lexicon(args)
     options = {
         "exact": args.exact,
         "min_length": args.min,
         "max_length": args.max,
         "contains": args.contains or "",
-        "sort": args.sort,
+        "sort": args.sort or "length",
     }
     query = {"letters": args.letters, **options}
     if args.letters != "-":
@@ -104,7 +108,7 @@ def cmd_anagram(args: argparse.Namespace) -> None:
         answer(
             args,
             matches_answer("anagram", lexicon, query, matches),
-            lambda out: write_matches(out, matches, args.sort),
+            lambda out: write_matches(out, matches, options["sort"]),
         )
         return
     racks = [line.strip() for line in sys.stdin.read().splitlines() if line.strip()]
@@ -121,10 +125,65 @@ def cmd_anagram(args: argparse.Namespace) -> None:
     def text(out: TextIO) -> None:
         for number, (rack, matches) in enumerate(zip(racks, found, strict=True), start=1):
             out.write(f"{'' if number == 1 else chr(10)}# rack {number}: {rack}\n")
-            write_matches(out, matches, args.sort)
+            write_matches(out, matches, options["sort"])
 
     columns = ("rack", "word", "shown", "score")
     answer(args, Answer("anagram", lexicon.name, query, columns, rows), text)
+
+
+RACK_SORTS = ("length", "alpha", "score")
+PHRASE_ONLY = ("words", "limit")  # anagram options that only --phrase takes
+
+
+def check_rack_options(args: argparse.Namespace) -> None:
+    """UserError for a rack query (LETTERS) given options of phrase queries, or none."""
+    if args.letters is None:
+        raise UserError("anagram: give LETTERS (or '-'), or --phrase TEXT")
+    for name in PHRASE_ONLY:
+        if getattr(args, name) is not None:
+            raise UserError(f"anagram: --{name} applies to --phrase only")
+    if args.sort not in (None, *RACK_SORTS):
+        raise UserError(f"anagram: --sort {args.sort} applies to --phrase only")
+
+
+def cmd_phrase(args: argparse.Namespace) -> None:
+    """``anagram --phrase TEXT``: multi-word anagrams, streamed as found (see lexforge.phrase)."""
+    from itertools import islice
+
+    from lexforge.output import write_streamed
+    from lexforge.phrase import PHRASE_SORTS, phrases
+
+    if args.letters is not None:
+        raise UserError(f"anagram: give LETTERS ({args.letters}) or --phrase, not both")
+    if args.exact:
+        raise UserError("anagram: --exact is implied by --phrase (a phrase uses every letter)")
+    if args.sort not in (None, *PHRASE_SORTS):
+        raise UserError(f"anagram --phrase: --sort {args.sort}: use {' or '.join(PHRASE_SORTS)}")
+    lexicon = load_lexicon(args)
+    options = {
+        "max_words": args.words,
+        "min_length": args.min,
+        "max_length": args.max,
+        "contains": args.contains or "",
+        "sort": args.sort or "longest",
+    }
+    found = phrases(lexicon, args.phrase, **options)
+    if args.limit is not None:
+        found = islice(found, args.limit)
+    query = {"phrase": args.phrase, **options, "limit": args.limit}
+
+    def chunks() -> Iterator[list[tuple[str, tuple[str, ...]]]]:
+        size = 64  # small first, so the first phrases show at once; then larger
+        while chunk := [(" ".join(words), words) for words in islice(found, size)]:
+            yield chunk
+            size = min(4 * size, 8192)
+
+    def text(rows: list[tuple[str, tuple[str, ...]]]) -> str:
+        return "".join(row[0] + "\n" for row in rows)
+
+    columns = ("phrase", "words")
+    head = Answer("anagram", lexicon.name, query, columns, [])
+    write_streamed(head, args.output, sys.stdout, chunks(), text)
 
 
 def cmd_pattern(args: argparse.Namespace) -> None:
@@ -614,18 +673,33 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     length = bounded(1, MAX_LENGTH_OPTION)
-    sorts = ("length", "alpha", "score")
+    sorts = RACK_SORTS
     sub = command(
         "anagram",
         cmd_anagram,
-        "words made from a subset of LETTERS (jokers: * or ?); '-': one rack per line on stdin",
+        "words made from a subset of LETTERS (jokers: * or ?); '-': one rack per line on stdin; "
+        "--phrase TEXT: multi-word anagrams using every letter of TEXT",
     )
-    sub.add_argument("letters", metavar="LETTERS|-")
+    sub.add_argument("letters", nargs="?", metavar="LETTERS|-")
     sub.add_argument("--exact", action="store_true", help="use every letter")
-    sub.add_argument("--min", type=length, metavar="N", help="minimum length")
-    sub.add_argument("--max", type=length, metavar="N", help="maximum length")
-    sub.add_argument("--contains", metavar="LETTERS", help="the word must contain these letters")
-    sub.add_argument("--sort", choices=sorts, default="length")
+    sub.add_argument("--min", "--min-len", type=length, metavar="N", help="minimum word length")
+    sub.add_argument("--max", type=length, metavar="N", help="maximum word length")
+    sub.add_argument(
+        "--contains",
+        metavar="LETTERS|WORD",
+        help="the word must contain these letters (--phrase: the phrase must hold this word)",
+    )
+    sub.add_argument(
+        "--sort",
+        choices=(*sorts, "longest", "words"),
+        help="racks: length (default), alpha, score; --phrase: longest (longest word "
+        "first, the default) or words (fewest words first); phrases stream either way",
+    )
+    sub.add_argument("--phrase", metavar="TEXT", help="multi-word anagrams of TEXT, streamed")
+    sub.add_argument(
+        "--words", type=bounded(1, MAX_LENGTH_OPTION), metavar="N", help="--phrase: at most N words"
+    )
+    sub.add_argument("--limit", type=bounded(1), metavar="N", help="--phrase: stop after N phrases")
 
     sub = command(
         "pattern", cmd_pattern, "words matching a crossword pattern (? one letter, * any run)"

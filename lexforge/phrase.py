@@ -47,7 +47,9 @@ def phrase_letters(text: str, lexicon: Lexicon) -> str:
         raise UserError(f"phrase '{text}': no letters")
     most, count = Counter(letters).most_common(1)[0]
     if count > MAX_LETTER_COUNT:
-        raise UserError(f"phrase '{text}': {count} × {most}; at most {MAX_LETTER_COUNT} of a letter")
+        raise UserError(
+            f"phrase '{text}': {count} × {most}; at most {MAX_LETTER_COUNT} of a letter"
+        )
     return letters
 
 
@@ -91,6 +93,7 @@ def phrases(
     if words_cap < 1:
         return
     keys = _candidate_keys(lexicon, letters, low, high)
+    words_cap = min(words_cap, len(letters))
     counts = (range(1, words_cap + 1) if sort == "words" else [words_cap]) if keys else []
     for count in counts:
         search = _search(letters, keys, count, exact=sort == "words")
