@@ -473,6 +473,75 @@ def cmd_generate(args: argparse.Namespace) -> None:
     answer(args, Answer("generate", lexicon.name, options, ("grid", "board"), rows), text)
 
 
+DEFAULT_SECONDS = 10.0  # best-board's time limit when no --restarts is given
+
+
+def cmd_best_board(args: argparse.Namespace) -> None:
+    from lexforge.bestboard import best_board
+    from lexforge.generate import dice_set
+    from lexforge.grid import format_grid, format_grid_line
+
+    rows, cols = args.size
+    lexicon = load_lexicon(args)
+    dice = dice_set(lexicon, args.dice, rows * cols) if args.dice is not None else None
+    seconds = args.seconds
+    if seconds is None and args.restarts is None:
+        seconds = DEFAULT_SECONDS
+    found = best_board(
+        lexicon,
+        rows,
+        cols,
+        letters=args.letters,
+        dice=dice,
+        seconds=seconds,
+        restarts=args.restarts,
+        seed=args.seed,
+        min_length=args.min_length,
+        threads=args.threads,
+    )
+    query = {
+        "rows": rows,
+        "cols": cols,
+        "letters": args.letters,
+        "dice": args.dice,
+        "seconds": seconds,
+        "restarts": args.restarts,
+        "seed": args.seed,
+        "min_length": args.min_length,
+    }
+    rows_out = [(format_grid_line(found.grid), found.score, found.words)]
+    summary = {"restarts": found.restarts, "evaluations": found.evaluations}
+
+    def text(out: TextIO) -> None:
+        out.write(f"{format_grid(found.grid)}score\t{found.score}\nwords\t{found.words}\n")
+
+    columns = ("board", "score", "words")
+    answer(args, Answer("best-board", lexicon.name, query, columns, rows_out, summary), text)
+
+
+def board_size(text: str) -> tuple[int, int]:
+    """An argparse type: ``RxC`` (or ``N`` for N×N), each side 1–64."""
+    rows, _, cols = text.lower().replace("×", "x").partition("x")
+    try:
+        size = (int(rows), int(cols or rows))
+    except ValueError:
+        size = (0, 0)
+    if not all(1 <= side <= 64 for side in size):
+        raise argparse.ArgumentTypeError(f"--size {text!r}: expected RxC (e.g. 4x4), sides 1-64")
+    return size
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: expected more than 0")
+    return value
+
+
 def cmd_check(args: argparse.Namespace) -> None:
     from lexforge.check import check_words
 
@@ -773,6 +842,38 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help="redraw until a board has K words",
     )
+    threads_option(sub)
+
+    sub = command(
+        "best-board",
+        cmd_best_board,
+        "search for the highest-scoring Boggle board (hill climbing with restarts)",
+    )
+    sub.add_argument(
+        "--size", type=board_size, default=(4, 4), metavar="RxC", help="board size (default 4x4)"
+    )
+    sub.add_argument(
+        "--dice",
+        nargs="?",
+        const="",
+        metavar="SET",
+        help="arrange and roll the language's dice (default set: the first of the board's size)",
+    )
+    sub.add_argument("--letters", help="cells drawn from these letters (default: the alphabet)")
+    sub.add_argument(
+        "--seconds",
+        type=positive_seconds,
+        metavar="S",
+        help=f"time limit (default {DEFAULT_SECONDS:g} s unless --restarts is given)",
+    )
+    sub.add_argument(
+        "--restarts",
+        type=bounded(1),
+        metavar="N",
+        help="number of restarts: with --seed, always the same board",
+    )
+    sub.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sub.add_argument("--min-length", type=length, default=3, metavar="N")
     threads_option(sub)
 
     sub = command(
