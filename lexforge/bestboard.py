@@ -4,7 +4,7 @@ A board is a choice of one cell string per cell: any of the allowed letters, or,
 an arrangement of the dice and a face of each. A climb scores every neighbour of the current
 board at once (``lexforge.boggle.score_boards``, compiled, on all cores) and moves to the best
 one while it improves on the current score (steepest ascent). Neighbours: every other letter
-in one cell; with dice, every other face of one die and every swap of two dice. At a local
+in one cell (with dice: every other face of one die) and every swap of two cells' contents. At a local
 optimum the climb is kicked (a few random changes) and climbs again, adopting the result if it
 is better; after ``PATIENCE`` kicks without improvement the search restarts from a random board.
 
@@ -163,22 +163,24 @@ class _Climb:
 
     def neighbours(self, state: tuple[int, ...]) -> list[tuple[int, ...]]:
         found = []
+        n = self.cells
         if self.space.dice is None:
-            for cell in range(self.cells):
+            for cell in range(n):
                 for token in range(len(self.space.tokens)):
                     if token != state[cell]:
                         found.append((*state[:cell], token, *state[cell + 1 :]))
-            return found
-        n = self.cells
-        for die, faces in enumerate(self.space.dice):
-            for face in range(len(faces)):
-                if face != state[n + die] and faces[face] != faces[state[n + die]]:
-                    found.append((*state[: n + die], face, *state[n + die + 1 :]))
+        else:
+            for die, faces in enumerate(self.space.dice):
+                for face in range(len(faces)):
+                    if face != state[n + die] and faces[face] != faces[state[n + die]]:
+                        found.append((*state[: n + die], face, *state[n + die + 1 :]))
+        board = self.board(state)
         for a in range(n):
             for b in range(a + 1, n):
-                swapped = list(state)
-                swapped[a], swapped[b] = swapped[b], swapped[a]
-                found.append(tuple(swapped))
+                if board[a] != board[b]:  # cells (or dice) trade places
+                    swapped = list(state)
+                    swapped[a], swapped[b] = swapped[b], swapped[a]
+                    found.append(tuple(swapped))
         return found
 
     def kick(self, state: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
