@@ -29,7 +29,9 @@ PHRASE = Extension(
 )
 
 setup(
-    ext_modules=cythonize([SEARCH, SCRABBLE, NODECHECK, PHRASE], compiler_directives={"language_level": 3}),
+    ext_modules=cythonize(
+        [SEARCH, SCRABBLE, NODECHECK, PHRASE], compiler_directives={"language_level": 3}
+    ),
     # setuptools' own scratch space; its default, build/, is where the lexicons are built.
     options={"build": {"build_base": ".setuptools-build"}},
 )

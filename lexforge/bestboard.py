@@ -4,9 +4,10 @@ A board is a choice of one cell string per cell: any of the allowed letters, or,
 an arrangement of the dice and a face of each. A climb scores every neighbour of the current
 board at once (``lexforge.boggle.score_boards``, compiled, on all cores) and moves to the best
 one while it improves on the current score (steepest ascent). Neighbours: every other letter
-in one cell (with dice: every other face of one die) and every swap of two cells' contents. At a local
-optimum the climb is kicked (a few random changes) and climbs again, adopting the result if it
-is better; after ``PATIENCE`` kicks without improvement the search restarts from a random board.
+in one cell (with dice: every other face of one die) and every swap of two cells' contents. At
+a local optimum the climb is kicked (a few random changes) and climbs again, adopting the
+result if it is better; after ``PATIENCE`` kicks without improvement the search restarts from
+a random board.
 
 Deterministic: restart ``k`` draws from its own generator seeded with ``(seed, k)`` and runs to
 its end, so a given seed and number of restarts always give the same board. ``seconds`` stops
