@@ -78,6 +78,8 @@ cdef class PhraseSearch:
             if bit + field_width > 64:
                 self.n_words64 += 1
                 bit = 0
+                if self.n_words64 > MAX_WORDS64:  # cannot happen: 8 fields of 8 bits a word
+                    raise ValueError("too many letters to pack")
             word_of[i] = self.n_words64 - 1
             shift[i] = bit
             self.values[word_of[i]] |= ((<uint64_t>1 << (field_width - 1)) - 1) << bit

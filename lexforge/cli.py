@@ -751,7 +751,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_argument("letters", nargs="?", metavar="LETTERS|-")
     sub.add_argument("--exact", action="store_true", help="use every letter")
-    sub.add_argument("--min", "--min-len", type=length, metavar="N", help="minimum word length")
+    sub.add_argument("--min", type=length, metavar="N", help="minimum word length")
+    sub.add_argument("--min-len", dest="min", type=length, metavar="K", help="= --min")
     sub.add_argument("--max", type=length, metavar="N", help="maximum word length")
     sub.add_argument(
         "--contains",

@@ -95,9 +95,9 @@ def phrases(
     keys = _candidate_keys(lexicon, letters, low, high)
     words_cap = min(words_cap, len(letters))
     counts = (range(1, words_cap + 1) if sort == "words" else [words_cap]) if keys else []
+    words_of = _WordsOfKey(lexicon, keys)
     for count in counts:
         search = _search(letters, keys, count, exact=sort == "words")
-        words_of = _WordsOfKey(lexicon, keys)
         while batch := search.next_batch(BATCH):
             for chosen in batch:
                 for found in words_of.expand(chosen):
