@@ -24,7 +24,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from lexforge.boggle import Boards, _letter_index, _neighbour_table, score_boards
+from lexforge.boggle import (
+    BATCH_MAX_CELLS,
+    Boards,
+    _letter_index,
+    _neighbour_table,
+    score_boards,
+)
 from lexforge.errors import UserError
 from lexforge.generate import letter_weights
 from lexforge.grid import Grid
@@ -73,6 +79,10 @@ def best_board(
     limit is needed); cells from ``letters`` (default: the alphabet) or from ``dice``."""
     if seconds is None and restarts is None:
         raise ValueError("best_board needs seconds or restarts")
+    if rows * cols > BATCH_MAX_CELLS:
+        raise UserError(f"board {rows}×{cols}: best-board takes at most {BATCH_MAX_CELLS} cells")
+    if letters is not None and dice is not None:
+        raise UserError("board cells: give letters or dice, not both")
     space = _space(lexicon, letters, dice, rows * cols)
     search = _Climb(lexicon, space, rows, cols, min_length, adjacency, threads)
     deadline = None if seconds is None else time.monotonic() + seconds

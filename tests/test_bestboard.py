@@ -144,6 +144,8 @@ def test_command_text_and_json(word_list):
         (["--letters", "AB7"], "not in the alphabet"),
         (["--seconds", "0"], "out of range"),
         (["--size", "2x3", "--dice"], "no dice set"),
+        (["--dice", "--letters", "ABC"], "letters or dice, not both"),
+        (["--size", "9x9"], "at most 64 cells"),
     ],
 )
 def test_command_errors_in_one_line(word_list, args, message):
