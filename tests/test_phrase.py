@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
-from itertools import product
+from itertools import islice, product
 from pathlib import Path
 
 import pytest
@@ -64,7 +64,13 @@ def word_list(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Lexicon]:
     every = ENABLE.read_text(encoding="ascii").split()
     pools = [Counter(c for c in phrase.lower() if c.isalpha()) for phrase, _, _ in AN_CASES]
     pools[-1] = Counter("elephantrose")  # an folds É as lexforge does; counted unaccented
-    chosen = sorted({w for w in every if any(fits(w, p) for p in pools)} | set(every[::100]))
+    letter_sets = [set(pool) for pool in pools]
+    fitting = {
+        w
+        for w in every
+        if any(set(w) <= s and fits(w, p) for s, p in zip(letter_sets, pools, strict=True))
+    }
+    chosen = sorted(fitting | set(every[::100]))
     path = tmp_path_factory.mktemp("an") / "words.txt"
     path.write_text("".join(f"{w}\n" for w in chosen), encoding="ascii")
     return path, Lexicon.from_words([w.upper() for w in chosen], language("en"))
@@ -243,3 +249,19 @@ def test_command_errors_in_one_line(toy_list, args, message):
     done = lexforge("anagram", *args, "-d", str(toy_list))
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+
+
+def test_phrases_stream(word_list):
+    """The first phrases of a phrase with astronomically many come at once: the search is
+    resumable, nothing waits for the end."""
+    _, lexicon = word_list
+    phrase = "paul martin and the eyes of an astronomer in a dormitory"
+    first = list(islice(phrases(lexicon, phrase), 5))
+    letters = sorted(c for c in phrase.upper() if c.isalpha())
+    assert len(first) == 5 and all(sorted("".join(p)) == letters for p in first)
+
+
+def test_command_json_without_phrases(toy_list):
+    done = lexforge("anagram", "--phrase", "hhh", "--json", "-d", str(toy_list))
+    assert done.returncode == 0 and json.loads(done.stdout)["results"] == []
+    assert lexforge("anagram", "--phrase", "hhh", "-d", str(toy_list)).stdout == ""
