@@ -1,5 +1,5 @@
-"""Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx) with
-Cython; the rest of the project's metadata is in pyproject.toml."""
+"""Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
+_phrase.pyx) with Cython; the rest of the project's metadata is in pyproject.toml."""
 
 import platform
 
@@ -23,8 +23,15 @@ NODECHECK = Extension(
     "lexforge._nodecheck", ["lexforge/_nodecheck.pyx"], extra_compile_args=["-O3", *POPCNT]
 )
 
+# Phrase anagrams: no numpy either, for the same reason.
+PHRASE = Extension(
+    "lexforge._phrase", ["lexforge/_phrase.pyx"], extra_compile_args=["-O3", *POPCNT]
+)
+
 setup(
-    ext_modules=cythonize([SEARCH, SCRABBLE, NODECHECK], compiler_directives={"language_level": 3}),
+    ext_modules=cythonize(
+        [SEARCH, SCRABBLE, NODECHECK, PHRASE], compiler_directives={"language_level": 3}
+    ),
     # setuptools' own scratch space; its default, build/, is where the lexicons are built.
     options={"build": {"build_base": ".setuptools-build"}},
 )

@@ -9,9 +9,10 @@ order from ``first``, so the child for a letter is ``first + popcount(mask & (bi
 * ``search_board`` walks one board depth-first and keeps, for every word it meets, its
   best-scoring path (with all cell values 0 that is simply the first path: what Boggle needs;
   Ruzzle passes letter values and multipliers).
-* ``boggle_chunk`` finds only the words of many boards, breadth-first (see ``board_words``).
+* ``boggle_chunk`` finds only the words of many boards, breadth-first (see ``board_words``);
+  ``boggle_scores`` only their total scores and word counts (nothing sorted or spelled).
 
-Both release the GIL while they search, so ``lexforge.boggle.solve_batch`` runs them on all cores
+They release the GIL while they search, so ``lexforge.boggle.solve_batch`` runs them on all cores
 in threads. The plain-Python searches of lexforge.reference are the oracle they are tested against.
 """
 
@@ -627,3 +628,93 @@ cdef Py_ssize_t board_words(
             n_paths += 1
         current += 1
     return n_keys
+
+
+# --- many boards, scores only: boggle_scores --------------------------------------------------
+
+
+def boggle_scores(
+    const Node[::1] graph,
+    const int64_t[::1] board_start,
+    const int64_t[:, ::1] cell_letters,
+    const int64_t[::1] cell_len,
+    const int64_t[:, ::1] nbr,
+    const int64_t[::1] nbr_count,
+    int64_t min_length,
+    const int64_t[::1] points,
+):
+    """The score-only search of consecutive boards: the same walk as ``boggle_chunk``, but
+    nothing is sorted or spelled. A word of ``n`` letters scores ``points[min(n, len - 1)]``.
+
+    Returns ``(totals, counts)``: each board's total score and number of distinct words.
+    """
+    cdef Board all_cells = as_board(cell_letters, cell_len, nbr, nbr_count, graph.shape[0])
+    cdef Py_ssize_t n_boards = board_start.shape[0] - 1, board, most_cells = 1
+    if n_boards < 0 or board_start[0] != 0 or board_start[n_boards] != all_cells.cells:
+        raise ValueError("board_start must run from 0 to the number of cells")
+    if points.shape[0] == 0:
+        raise ValueError("points needs at least one entry")
+    cdef Board cells
+    for board in range(n_boards):
+        if board_start[board + 1] < board_start[board]:
+            raise ValueError("board_start must not decrease")
+        most_cells = max(most_cells, board_start[board + 1] - board_start[board])
+        cells = board_of_chunk(&all_cells, &board_start[0], board)
+        check_board(&cells)
+    totals = np.zeros(n_boards, np.int64)
+    counts = np.zeros(n_boards, np.int64)
+    cdef int64_t[::1] totals_view = totals, counts_view = counts
+    cdef Buffers buffers
+    cdef int status
+    memset(&buffers, 0, sizeof(Buffers))
+    try:
+        with nogil:
+            status = score_chunk(
+                &graph[0], &board_start[0], n_boards, most_cells, &all_cells, min_length,
+                &points[0], points.shape[0],
+                &totals_view[0] if n_boards else NULL, &counts_view[0] if n_boards else NULL,
+                &buffers,
+            )
+        if status < 0:
+            raise MemoryError()
+        return totals, counts
+    finally:
+        free_buffers(&buffers)
+
+
+cdef int score_chunk(
+    const Node* graph,
+    const int64_t* board_start,
+    Py_ssize_t n_boards,
+    Py_ssize_t most_cells,
+    const Board* all_cells,
+    int64_t min_length,
+    const int64_t* points,
+    Py_ssize_t n_points,
+    int64_t* totals,
+    int64_t* counts,
+    Buffers* buffers,
+) noexcept nogil:
+    """The work of ``boggle_scores``: 0, or -1 out of memory."""
+    cdef Py_ssize_t board, rank, n_keys
+    cdef int64_t letters, total
+    cdef Board cells
+    buffers.used_words = (most_cells + 63) // 64
+    buffers.reach = <uint64_t*>malloc(most_cells * sizeof(uint64_t))
+    if buffers.reach == NULL or set_capacity(buffers, 512) < 0:
+        return -1
+    for board in range(n_boards):
+        cells = board_of_chunk(all_cells, board_start, board)
+        while True:  # retry the board with more room if it has more words than the buffers hold
+            n_keys = board_words(graph, &cells, min_length, buffers)
+            if n_keys >= 0:
+                break
+            if set_capacity(buffers, 4 * buffers.capacity) < 0:
+                return -1
+        total = 0
+        for rank in range(n_keys):
+            letters = MAX_SORT_LENGTH - (buffers.keys[rank].key >> LENGTH_SHIFT)
+            total += points[min(letters, n_points - 1)]
+        totals[board] = total
+        counts[board] = n_keys
+    return 0

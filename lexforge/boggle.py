@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lexforge._search import boggle_chunk, search_board
+from lexforge._search import boggle_chunk, boggle_scores, search_board
 from lexforge.errors import UserError
 from lexforge.graph import graph_letters
 from lexforge.grid import Grid, adjacent_cells
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from lexforge.lexicon import Lexicon
 
 BOGGLE_POINTS = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}  # 8 letters and more: 11
+#: Points by letter count for the compiled score-only search (the last entry: 8 and more).
+POINTS_TABLE = np.array([0, 0, 0, 1, 1, 2, 3, 5, 11], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,65 @@ def solve_batch(
     with ThreadPoolExecutor(max_workers=workers) as pool:
         parts = pool.map(run, bounds[:-1], bounds[1:])
         return [words for part in parts for words in part]
+
+
+def score_batch(
+    lexicon: Lexicon,
+    grids: list[Grid],
+    *,
+    min_length: int = 3,
+    adjacency: int = 8,
+    threads: int | None = None,
+) -> list[tuple[int, int]]:
+    """Each grid's total classic Boggle score and number of words, without listing them.
+
+    Boards of more than ``BATCH_MAX_CELLS`` cells are scored from ``solve``'s words.
+    """
+    large = [len(grid.cells) > BATCH_MAX_CELLS for grid in grids]
+    small = [grid for grid, big in zip(grids, large, strict=True) if not big]
+    totals, counts = (
+        score_boards(lexicon, encode_boards(lexicon, small, adjacency), min_length, threads)
+        if small
+        else (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    )
+    scored = iter(zip(totals.tolist(), counts.tolist(), strict=True))
+    result = []
+    for grid, big in zip(grids, large, strict=True):
+        if big:
+            words = solve(lexicon, grid, min_length=min_length, adjacency=adjacency)
+            result.append((sum(w.score for w in words), len(words)))
+        else:
+            result.append(next(scored))
+    return result
+
+
+def score_boards(
+    lexicon: Lexicon, boards: Boards, min_length: int = 3, threads: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Total scores and word counts of encoded boards (each of at most ``BATCH_MAX_CELLS``
+    cells), on ``threads`` threads (default: the cores available)."""
+    n_boards = len(boards.board_start) - 1
+
+    def run(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        start, stop = boards.board_start[lo], boards.board_start[hi]
+        return boggle_scores(
+            lexicon.graph,
+            boards.board_start[lo : hi + 1] - start,
+            boards.cell_letters[start:stop],
+            boards.cell_len[start:stop],
+            boards.nbr[start:stop],
+            boards.nbr_count[start:stop],
+            min_length,
+            POINTS_TABLE,
+        )
+
+    workers = max(1, min(threads or len(os.sched_getaffinity(0)), n_boards))
+    if workers == 1 or n_boards < 64:  # too few boards to be worth a thread's start
+        return run(0, n_boards)
+    bounds = np.linspace(0, n_boards, workers + 1).astype(int)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(run, bounds[:-1], bounds[1:]))
+    return np.concatenate([t for t, _ in parts]), np.concatenate([c for _, c in parts])
 
 
 # --- inputs of the compiled search (lexforge._search) ---------------------------------------

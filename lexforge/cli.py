@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NoReturn, TextIO
 
@@ -95,17 +95,21 @@ def write_matches(out: TextIO, rows: Iterable, sort: str) -> None:
 def cmd_anagram(args: argparse.Namespace) -> None:
     from lexforge.answers import anagram_answer
 
+    if args.phrase is not None:
+        cmd_phrase(args)
+        return
+    check_rack_options(args)
     lexicon = load_lexicon(args)
     options = {
         "exact": args.exact,
         "min_length": args.min,
         "max_length": args.max,
         "contains": args.contains or "",
-        "sort": args.sort,
+        "sort": args.sort or "length",
     }
     if args.letters != "-":
         found = anagram_answer(lexicon, args.letters, **options)
-        answer(args, found, lambda out: write_matches(out, found.rows, args.sort))
+        answer(args, found, lambda out: write_matches(out, found.rows, options["sort"]))
         return
     racks = [line.strip() for line in sys.stdin.read().splitlines() if line.strip()]
     if not racks:
@@ -118,9 +122,64 @@ def cmd_anagram(args: argparse.Namespace) -> None:
             per_rack[number - 1].append(match)
         for number, (rack, rows) in enumerate(zip(racks, per_rack, strict=True), start=1):
             out.write(f"{'' if number == 1 else chr(10)}# rack {number}: {rack}\n")
-            write_matches(out, rows, args.sort)
+            write_matches(out, rows, options["sort"])
 
     answer(args, found, text)
+
+
+RACK_SORTS = ("length", "alpha", "score")
+PHRASE_ONLY = ("words", "limit")  # anagram options that only --phrase takes
+
+
+def check_rack_options(args: argparse.Namespace) -> None:
+    """UserError for a rack query (LETTERS) given options of phrase queries, or none."""
+    if args.letters is None:
+        raise UserError("anagram: give LETTERS (or '-'), or --phrase TEXT")
+    for name in PHRASE_ONLY:
+        if getattr(args, name) is not None:
+            raise UserError(f"anagram: --{name} applies to --phrase only")
+    if args.sort not in (None, *RACK_SORTS):
+        raise UserError(f"anagram: --sort {args.sort} applies to --phrase only")
+
+
+def cmd_phrase(args: argparse.Namespace) -> None:
+    """``anagram --phrase TEXT``: multi-word anagrams, streamed as found (see lexforge.phrase)."""
+    from itertools import islice
+
+    from lexforge.output import write_streamed
+    from lexforge.phrase import PHRASE_SORTS, phrases
+
+    if args.letters is not None:
+        raise UserError(f"anagram: give LETTERS ({args.letters}) or --phrase, not both")
+    if args.exact:
+        raise UserError("anagram: --exact is implied by --phrase (a phrase uses every letter)")
+    if args.sort not in (None, *PHRASE_SORTS):
+        raise UserError(f"anagram --phrase: --sort {args.sort}: use {' or '.join(PHRASE_SORTS)}")
+    lexicon = load_lexicon(args)
+    options = {
+        "max_words": args.words,
+        "min_length": args.min,
+        "max_length": args.max,
+        "contains": args.contains or "",
+        "sort": args.sort or "longest",
+    }
+    found = phrases(lexicon, args.phrase, **options)
+    if args.limit is not None:
+        found = islice(found, args.limit)
+    query = {"phrase": args.phrase, **options, "limit": args.limit}
+
+    def chunks() -> Iterator[list[tuple[str, tuple[str, ...]]]]:
+        size = 64  # small first, so the first phrases show at once; then larger
+        while chunk := [(" ".join(words), words) for words in islice(found, size)]:
+            yield chunk
+            size = min(4 * size, 8192)
+
+    def text(rows: list[tuple[str, tuple[str, ...]]]) -> str:
+        return "".join(row[0] + "\n" for row in rows)
+
+    columns = ("phrase", "words")
+    head = Answer("anagram", lexicon.name, query, columns, [])
+    write_streamed(head, args.output, sys.stdout, chunks(), text)
 
 
 def cmd_pattern(args: argparse.Namespace) -> None:
@@ -344,6 +403,75 @@ def cmd_generate(args: argparse.Namespace) -> None:
             out.write(("\n" if number else "") + format_grid(board))
 
     answer(args, found, text)
+
+
+DEFAULT_SECONDS = 10.0  # best-board's time limit when no --restarts is given
+
+
+def cmd_best_board(args: argparse.Namespace) -> None:
+    from lexforge.bestboard import best_board
+    from lexforge.generate import dice_set
+    from lexforge.grid import format_grid, format_grid_line
+
+    rows, cols = args.size
+    lexicon = load_lexicon(args)
+    dice = dice_set(lexicon, args.dice, rows * cols) if args.dice is not None else None
+    seconds = args.seconds
+    if seconds is None and args.restarts is None:
+        seconds = DEFAULT_SECONDS
+    found = best_board(
+        lexicon,
+        rows,
+        cols,
+        letters=args.letters,
+        dice=dice,
+        seconds=seconds,
+        restarts=args.restarts,
+        seed=args.seed,
+        min_length=args.min_length,
+        threads=args.threads,
+    )
+    query = {
+        "rows": rows,
+        "cols": cols,
+        "letters": args.letters,
+        "dice": args.dice,
+        "seconds": seconds,
+        "restarts": args.restarts,
+        "seed": args.seed,
+        "min_length": args.min_length,
+    }
+    rows_out = [(format_grid_line(found.grid), found.score, found.words)]
+    summary = {"restarts": found.restarts, "evaluations": found.evaluations}
+
+    def text(out: TextIO) -> None:
+        out.write(f"{format_grid(found.grid)}score\t{found.score}\nwords\t{found.words}\n")
+
+    columns = ("board", "score", "words")
+    answer(args, Answer("best-board", lexicon.name, query, columns, rows_out, summary), text)
+
+
+def board_size(text: str) -> tuple[int, int]:
+    """An argparse type: ``RxC`` (or ``N`` for N×N), each side 1–64."""
+    rows, _, cols = text.lower().replace("×", "x").partition("x")
+    try:
+        size = (int(rows), int(cols or rows))
+    except ValueError:
+        size = (0, 0)
+    if not all(1 <= side <= 64 for side in size):
+        raise argparse.ArgumentTypeError(f"--size {text!r}: expected RxC (e.g. 4x4), sides 1-64")
+    return size
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: expected more than 0")
+    return value
 
 
 def cmd_check(args: argparse.Namespace) -> None:
@@ -579,18 +707,34 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     length = bounded(1, MAX_LENGTH_OPTION)
-    sorts = ("length", "alpha", "score")
+    sorts = RACK_SORTS
     sub = command(
         "anagram",
         cmd_anagram,
-        "words made from a subset of LETTERS (jokers: * or ?); '-': one rack per line on stdin",
+        "words made from a subset of LETTERS (jokers: * or ?); '-': one rack per line on stdin; "
+        "--phrase TEXT: multi-word anagrams using every letter of TEXT",
     )
-    sub.add_argument("letters", metavar="LETTERS|-")
+    sub.add_argument("letters", nargs="?", metavar="LETTERS|-")
     sub.add_argument("--exact", action="store_true", help="use every letter")
-    sub.add_argument("--min", type=length, metavar="N", help="minimum length")
-    sub.add_argument("--max", type=length, metavar="N", help="maximum length")
-    sub.add_argument("--contains", metavar="LETTERS", help="the word must contain these letters")
-    sub.add_argument("--sort", choices=sorts, default="length")
+    sub.add_argument("--min", type=length, metavar="N", help="minimum word length")
+    sub.add_argument("--min-len", dest="min", type=length, metavar="K", help="= --min")
+    sub.add_argument("--max", type=length, metavar="N", help="maximum word length")
+    sub.add_argument(
+        "--contains",
+        metavar="LETTERS|WORD",
+        help="the word must contain these letters (--phrase: the phrase must hold this word)",
+    )
+    sub.add_argument(
+        "--sort",
+        choices=(*sorts, "longest", "words"),
+        help="racks: length (default), alpha, score; --phrase: longest (longest word "
+        "first, the default) or words (fewest words first); phrases stream either way",
+    )
+    sub.add_argument("--phrase", metavar="TEXT", help="multi-word anagrams of TEXT, streamed")
+    sub.add_argument(
+        "--words", type=bounded(1, MAX_LENGTH_OPTION), metavar="N", help="--phrase: at most N words"
+    )
+    sub.add_argument("--limit", type=bounded(1), metavar="N", help="--phrase: stop after N phrases")
 
     sub = command(
         "pattern", cmd_pattern, "words matching a crossword pattern (? one letter, * any run)"
@@ -664,6 +808,38 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help="redraw until a board has K words",
     )
+    threads_option(sub)
+
+    sub = command(
+        "best-board",
+        cmd_best_board,
+        "search for the highest-scoring Boggle board (hill climbing with restarts)",
+    )
+    sub.add_argument(
+        "--size", type=board_size, default=(4, 4), metavar="RxC", help="board size (default 4x4)"
+    )
+    sub.add_argument(
+        "--dice",
+        nargs="?",
+        const="",
+        metavar="SET",
+        help="arrange and roll the language's dice (default set: the first of the board's size)",
+    )
+    sub.add_argument("--letters", help="cells drawn from these letters (default: the alphabet)")
+    sub.add_argument(
+        "--seconds",
+        type=positive_seconds,
+        metavar="S",
+        help=f"time limit (default {DEFAULT_SECONDS:g} s unless --restarts is given)",
+    )
+    sub.add_argument(
+        "--restarts",
+        type=bounded(1),
+        metavar="N",
+        help="number of restarts: with --seed, always the same board",
+    )
+    sub.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sub.add_argument("--min-length", type=length, default=3, metavar="N")
     threads_option(sub)
 
     sub = command(

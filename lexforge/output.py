@@ -76,10 +76,7 @@ def write(answer: Answer, fmt: str, out: TextIO, text: Callable[[TextIO], None])
     elif fmt == "tsv":
         out.write("\t".join(answer.columns) + "\n")
         for chunk in _chunks(answer.rows):
-            columns = (
-                _column(values, tsv_field, plain=True) for values in zip(*chunk, strict=True)
-            )
-            out.writelines("\t".join(row) + "\n" for row in zip(*columns, strict=True))
+            out.writelines(tsv_lines(chunk))
     else:
         raise ValueError(f"unknown format {fmt!r}")
 
@@ -89,6 +86,48 @@ def _chunks(rows: Iterable[Sequence[Any]]) -> Iterator[list[Sequence[Any]]]:
     iterator = iter(rows)
     while chunk := list(islice(iterator, CHUNK)):
         yield chunk
+
+
+def write_streamed(
+    answer: Answer,
+    fmt: str,
+    out: TextIO,
+    chunks: Iterable[Sequence[Sequence[Any]]],
+    text: Callable[[Sequence[Sequence[Any]]], str],
+) -> None:
+    """Write ``answer`` (its own rows unused) with the rows of ``chunks``, each chunk as soon as
+    it comes (flushed): ``json`` is still one envelope, opened before the first row and closed
+    after the last; ``text`` renders a chunk in the human format."""
+    if fmt == "json":
+        head = _ENCODER.encode({**answer.envelope(records=False), "results": None})
+        before, _, after = head.partition('"results":null')
+        out.write(before + '"results":[')
+        separator = ""
+    elif fmt == "tsv":
+        out.write("\t".join(answer.columns) + "\n")
+    elif fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}")
+    for rows in chunks:
+        if not rows:
+            continue
+        if fmt == "text":
+            out.write(text(rows))
+        elif fmt == "json":
+            out.write(separator + ",".join(json_objects(answer.columns, rows)))
+            separator = ","
+        elif fmt == "jsonl":
+            out.writelines(line + "\n" for line in json_objects(answer.columns, rows))
+        else:
+            out.writelines(tsv_lines(rows))
+        out.flush()
+    if fmt == "json":
+        out.write("]" + after + "\n")
+
+
+def tsv_lines(rows: Sequence[Sequence[Any]]) -> list[str]:
+    """The TSV lines of ``rows`` (no header)."""
+    columns = (_column(values, tsv_field, plain=True) for values in zip(*rows, strict=True))
+    return ["\t".join(row) + "\n" for row in zip(*columns, strict=True)]
 
 
 def json_objects(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:

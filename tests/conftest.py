@@ -9,13 +9,14 @@ import pytest
 from build_helpers import ROOT, snakemake
 
 import lexforge._nodecheck
+import lexforge._phrase
 import lexforge._scrabble
 import lexforge._search
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Refuse to test a compiled module older than its source (edited without a rebuild)."""
-    for module in (lexforge._search, lexforge._scrabble, lexforge._nodecheck):
+    for module in (lexforge._search, lexforge._scrabble, lexforge._nodecheck, lexforge._phrase):
         built = Path(module.__file__)
         source = ROOT / "lexforge" / f"{module.__name__.rpartition('.')[2]}.pyx"
         if source.stat().st_mtime > built.stat().st_mtime:

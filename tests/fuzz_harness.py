@@ -125,6 +125,19 @@ COMMANDS: dict[str, tuple[st.SearchStrategy[list[str]], dict]] = {
             "--sort": SORT,
         },
     ),
+    "phrase": (  # anagram --phrase: its own options, and the rack ones it must refuse
+        st.one_of(st.sampled_from(HOSTILE_TEXT), st.text(max_size=16)).map(
+            lambda t: ["--phrase", t]
+        ),
+        {
+            "--words": number,
+            "--limit": number,
+            "--min-len": number,
+            "--contains": text,
+            "--sort": st.sampled_from(("longest", "words", "length", "bogus")),
+            "--exact": None,
+        },
+    ),
     "pattern": (text.map(lambda t: [t]), {"--rack": text, "--sort": SORT}),
     "boggle": (
         grid_text.map(lambda t: [t.replace("\n", "/")]),
@@ -170,6 +183,8 @@ def command_lines(draw: st.DrawFn, command: str | None = None) -> tuple[list[str
     positional, options = COMMANDS[name]
     lexicon = ["--lexicon", draw(st.sampled_from(LEXICONS))]
     argv = [name, *draw(positional), *draw(_options({**options, **COMMON})), *lexicon]
+    if name == "phrase":  # `anagram --phrase TEXT …`
+        argv[0] = "anagram"
     grid_input = name in ("scrabble", "worddle", "boggle", "ruzzle")
     return argv, draw(grid_text if grid_input else text)
 
