@@ -127,6 +127,14 @@ def generate_boards(
     rng = random.Random(seed)
     cells = rows * cols
     dice_faces = dice_set(lexicon, dice, cells) if dice is not None else None
+    digraphs = dice_faces is not None and any(
+        len(face) > 1 and face != "QU" for die in dice_faces for face in die
+    )
+    if cols == 1 and (multipliers or digraphs):  # see lexforge.grid.format_grid
+        raise UserError(
+            f"board {rows}×1: a one-column board cannot be written with "
+            f"{'multipliers' if multipliers else 'multi-letter dice'}; use two columns"
+        )
     weights = None if dice_faces is not None else letter_weights(lexicon)
 
     def draw() -> Grid:

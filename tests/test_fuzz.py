@@ -69,6 +69,7 @@ FOUND = [
     (["scrabble", "--layout", "\x00", "--rack", "ABC", "--lexicon", "en"], ""),  # NUL in a name
     (["boggle", "A B/C D", "--svg", "\x00", "--lexicon", "en"], ""),
     (["anagram", "ABC", "-d", "\x00"], ""),
+    (["generate", "--multipliers", "--cols", "1", "--lexicon", "en"], ""),  # no text form
 ]
 
 
