@@ -116,17 +116,8 @@ def solve_batch(
     letter_bytes, letter_nbytes = _letter_bytes(lexicon.language.alphabet)
 
     def run(lo: int, hi: int) -> list[list[str]]:
-        start, stop = boards.board_start[lo], boards.board_start[hi]
         indices, board_end, text = boggle_chunk(
-            lexicon.graph,
-            boards.board_start[lo : hi + 1] - start,
-            boards.cell_letters[start:stop],
-            boards.cell_len[start:stop],
-            boards.nbr[start:stop],
-            boards.nbr_count[start:stop],
-            min_length,
-            letter_bytes,
-            letter_nbytes,
+            lexicon.graph, *boards.chunk(lo, hi), min_length, letter_bytes, letter_nbytes
         )
         # Each distinct word becomes one str, shared by every board that has it.
         distinct = np.array(text.decode("utf-8").split("\n")[:-1], dtype=object)
@@ -182,17 +173,7 @@ def score_boards(
     n_boards = len(boards.board_start) - 1
 
     def run(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        start, stop = boards.board_start[lo], boards.board_start[hi]
-        return boggle_scores(
-            lexicon.graph,
-            boards.board_start[lo : hi + 1] - start,
-            boards.cell_letters[start:stop],
-            boards.cell_len[start:stop],
-            boards.nbr[start:stop],
-            boards.nbr_count[start:stop],
-            min_length,
-            POINTS_TABLE,
-        )
+        return boggle_scores(lexicon.graph, *boards.chunk(lo, hi), min_length, POINTS_TABLE)
 
     workers = max(1, min(threads or len(os.sched_getaffinity(0)), n_boards))
     if workers == 1 or n_boards < 64:  # too few boards to be worth a thread's start
@@ -215,6 +196,18 @@ class Boards:
     cell_len: np.ndarray  # (cells,) letters per cell
     nbr: np.ndarray  # (cells, 8) neighbours as cell indices within the board, ascending
     nbr_count: np.ndarray  # (cells,)
+
+    def chunk(self, lo: int, hi: int) -> tuple[np.ndarray, ...]:
+        """The search's board arrays for boards ``lo`` to ``hi`` (excluded): board starts from 0,
+        then the cells' letters, lengths, neighbours and neighbour counts."""
+        start, stop = self.board_start[lo], self.board_start[hi]
+        return (
+            self.board_start[lo : hi + 1] - start,
+            self.cell_letters[start:stop],
+            self.cell_len[start:stop],
+            self.nbr[start:stop],
+            self.nbr_count[start:stop],
+        )
 
 
 def encode_boards(lexicon: Lexicon, grids: list[Grid], adjacency: int) -> Boards:
