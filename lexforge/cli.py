@@ -463,17 +463,6 @@ def board_size(text: str) -> tuple[int, int]:
     return size
 
 
-def positive_seconds(text: str) -> float:
-    """An argparse type: a number of seconds above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < 1e6:
-        raise argparse.ArgumentTypeError(f"{text} is out of range: expected more than 0")
-    return value
-
-
 def cmd_check(args: argparse.Namespace) -> None:
     from lexforge.answers import check_answer
 
@@ -593,7 +582,11 @@ class Parser(argparse.ArgumentParser):
         self.exit(1, f"lexforge{where}: {message} (see: {self.prog} --help)\n")
 
 
-def bounded(low: int, high: int | None = None) -> Callable[[str], int]:
+#: The largest whole number an option takes when it names no bound of its own.
+MAX_WHOLE = 10**12
+
+
+def bounded(low: int, high: int = MAX_WHOLE) -> Callable[[str], int]:
     """An argparse type: a whole number within [low, high]."""
 
     def parse(text: str) -> int:
@@ -601,9 +594,10 @@ def bounded(low: int, high: int | None = None) -> Callable[[str], int]:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low or (high is not None and value > high):
-            limit = f"from {low} to {high}" if high is not None else f"at least {low}"
-            raise argparse.ArgumentTypeError(f"{text} is out of range: expected {limit}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{text} is out of range: expected from {low} to {high:,}"
+            )
         return value
 
     return parse
@@ -828,7 +822,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--letters", help="cells drawn from these letters (default: the alphabet)")
     sub.add_argument(
         "--seconds",
-        type=positive_seconds,
+        type=seconds,
         metavar="S",
         help=f"time limit (default {DEFAULT_SECONDS:g} s unless --restarts is given)",
     )

@@ -70,6 +70,7 @@ FOUND = [
     (["boggle", "A B/C D", "--svg", "\x00", "--lexicon", "en"], ""),
     (["anagram", "ABC", "-d", "\x00"], ""),
     (["generate", "--multipliers", "--cols", "1", "--lexicon", "en"], ""),  # no text form
+    (["anagram", "--phrase", "ab", "--limit", "99999999999999999999", "--lexicon", "en"], ""),
 ]
 
 
