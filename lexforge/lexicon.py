@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 REQUIRED = ("words.marisa", "anagrams.marisa", "language.json", "manifest.json")
+TRIE_FILES = ("words.marisa", "anagrams.marisa")
 ANAGRAM_GRAPH_FILE = "anagram-graph.npy"
 WORD_SOURCES_FILE = "word-sources.npy"  # per word id: bitmask of the sources that have it
 SOURCE_NAMES_FILE = "sources.json"  # the source names, in bit order
@@ -71,6 +72,15 @@ class Lexicon:
                 f"rebuild it with: {build_command(found.name)}"
             )
         language = Language.from_lexicon(path / "language.json")
+        # marisa reads a trie with a changed byte without complaint, and may answer otherwise
+        from lexforge.verify import changed_since_certified
+
+        damaged = changed_since_certified(path, TRIE_FILES)
+        if damaged:
+            raise UserError(
+                f"{path / damaged[0]}: damaged trie (differs from manifest.json); rebuild it "
+                f"with: {build_command(found.name)}"
+            )
         words = marisa_trie.Trie()
         anagrams = marisa_trie.Trie()
         try:

@@ -107,6 +107,26 @@ def test_every_changed_node_byte_is_refused(pristine, tmp_path, name):
         assert _outcome(copy, expected) == "refused", (name, offset, flip)
 
 
+@pytest.mark.parametrize("name", ["words.marisa", "anagrams.marisa"])
+def test_every_changed_trie_byte_is_refused(pristine, tmp_path, name):
+    """marisa reads a trie with a changed byte and may answer otherwise: each trie is checked
+    against the manifest's sha256 when opened (once per file version), so every change is
+    refused."""
+    folder, _ = pristine
+    size = (folder / name).stat().st_size
+    rng = random.Random(name)
+    for case in range(20):
+        offset, flip = rng.randrange(size), 1 << rng.randrange(8)
+
+        def damage(data: bytearray, offset=offset, flip=flip) -> bytearray:
+            data[offset] ^= flip
+            return data
+
+        copy = _damaged_copy(folder, tmp_path / f"{case}", name, damage)
+        with pytest.raises(UserError, match=f"{name}: damaged trie"):
+            Lexicon.open(copy)
+
+
 @pytest.mark.parametrize(
     "name",
     [
