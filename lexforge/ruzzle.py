@@ -14,6 +14,7 @@ order (the lexicographically smallest sequence of cells).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from lexforge.boggle import encode_boards, found_words, search_board
-from lexforge.errors import UserError
+from lexforge.errors import UserError, excerpt
 from lexforge.grid import Grid
 
 if TYPE_CHECKING:
@@ -83,6 +84,7 @@ def solve(
         for cell, mult in zip(board.cells, board.letter_mult, strict=True)
     ]
     total_letters = int(boards.cell_len.sum())
+    _check_no_overflow(board, cell_value, lexicon.language.max_length)
     found = search_board(
         lexicon.graph,
         boards.cell_letters,
@@ -98,6 +100,19 @@ def solve(
     return sort_words(words, "score")
 
 
+def _check_no_overflow(board: Grid, cell_value: list[int], max_letters: int) -> None:
+    """UserError if some word could score 2⁶³ or more (the compiled search adds in 64 bits): a
+    bound is the best ``n`` cell values times the best ``n`` word multipliers, for words of at
+    most ``n`` letters, plus the largest length bonus."""
+    n = min(len(cell_value), max_letters)
+    bound = sum(sorted(cell_value)[-n:]) * math.prod(sorted(board.word_mult)[-n:])
+    if bound + length_bonus(n) >= 2**63:
+        raise UserError(
+            "letter values and word multipliers so large that a score could overflow; "
+            "use smaller --values or fewer word multipliers"
+        )
+
+
 def sort_words(words: list[RuzzleWord], key: str) -> list[RuzzleWord]:
     """Sort as elzzur does: by ``score`` (best first), ``length`` (longest first), ``start`` or
     ``end`` (the path's first or last cell, in reading order); ties by score, then word."""
@@ -110,6 +125,11 @@ def sort_words(words: list[RuzzleWord], key: str) -> list[RuzzleWord]:
     if key == "end":
         return sorted(words, key=lambda w: (w.path[-1], -w.score, w.word))
     raise UserError(f"unknown sort key {key!r}: expected one of {', '.join(SORT_KEYS)}")
+
+
+#: The most a letter may be worth: a word of 64×64 cells, each ×3, under 64 word multipliers
+#: of ×3 still scores far below 2⁶³.
+MAX_LETTER_VALUE = 1_000_000
 
 
 def parse_values(spec: str, source: str) -> dict[str, int]:
@@ -141,6 +161,11 @@ def parse_values(spec: str, source: str) -> dict[str, int]:
                 )
             if letter in values:
                 raise UserError(f"{source}: letter {letter} is given twice")
+            if int(number) > MAX_LETTER_VALUE:  # so that no word's score can overflow
+                raise UserError(
+                    f"{source}: letter {letter} is worth {excerpt(number)}: at most "
+                    f"{MAX_LETTER_VALUE:,} points"
+                )
             values[letter] = int(number)
     if not values:
         raise UserError(f"{source}: no letter values: expected LETTER=POINTS pairs, e.g. A=1,B=4")

@@ -71,6 +71,7 @@ FOUND = [
     (["anagram", "ABC", "-d", "\x00"], ""),
     (["generate", "--multipliers", "--cols", "1", "--lexicon", "en"], ""),  # no text form
     (["anagram", "--phrase", "ab", "--limit", "99999999999999999999", "--lexicon", "en"], ""),
+    (["ruzzle", "A B/C D", "--values", "A=99999999999999999999", "--lexicon", "en"], ""),
 ]
 
 
