@@ -129,6 +129,22 @@ cdef Board board_of_chunk(const Board* all_cells, const int64_t* board_start, Py
     return cells
 
 
+cdef Py_ssize_t check_chunk(const Board* all_cells, const int64_t[::1] board_start) except -1:
+    """Check the boards of a chunk (``board_start`` from 0 to the number of cells, never
+    decreasing; each board's cells and neighbours); the most cells of one board."""
+    cdef Py_ssize_t n_boards = board_start.shape[0] - 1, board, most_cells = 1
+    if n_boards < 0 or board_start[0] != 0 or board_start[n_boards] != all_cells.cells:
+        raise ValueError("board_start must run from 0 to the number of cells")
+    cdef Board cells
+    for board in range(n_boards):
+        if board_start[board + 1] < board_start[board]:
+            raise ValueError("board_start must not decrease")
+        most_cells = max(most_cells, board_start[board + 1] - board_start[board])
+        cells = board_of_chunk(all_cells, &board_start[0], board)
+        check_board(&cells)
+    return most_cells
+
+
 cdef check_board(const Board* board):
     """ValueError unless every cell has 1..width letters of 0–63 and neighbours on the board:
     the searches trust these indices."""
@@ -410,16 +426,8 @@ def boggle_chunk(
     are the positions in that list of the words of board ``b``, in Worddle order.
     """
     cdef Board all_cells = as_board(cell_letters, cell_len, nbr, nbr_count, graph.shape[0])
-    cdef Py_ssize_t n_boards = board_start.shape[0] - 1, board, most_cells = 1
-    if n_boards < 0 or board_start[0] != 0 or board_start[n_boards] != all_cells.cells:
-        raise ValueError("board_start must run from 0 to the number of cells")
-    cdef Board cells
-    for board in range(n_boards):
-        if board_start[board + 1] < board_start[board]:
-            raise ValueError("board_start must not decrease")
-        most_cells = max(most_cells, board_start[board + 1] - board_start[board])
-        cells = board_of_chunk(&all_cells, &board_start[0], board)
-        check_board(&cells)
+    cdef Py_ssize_t n_boards = board_start.shape[0] - 1
+    cdef Py_ssize_t most_cells = check_chunk(&all_cells, board_start)
     board_end = np.empty(n_boards, np.int64)
     cdef int64_t[::1] board_end_view = board_end
     cdef int32_t[::1] indices_view
@@ -649,18 +657,10 @@ def boggle_scores(
     Returns ``(totals, counts)``: each board's total score and number of distinct words.
     """
     cdef Board all_cells = as_board(cell_letters, cell_len, nbr, nbr_count, graph.shape[0])
-    cdef Py_ssize_t n_boards = board_start.shape[0] - 1, board, most_cells = 1
-    if n_boards < 0 or board_start[0] != 0 or board_start[n_boards] != all_cells.cells:
-        raise ValueError("board_start must run from 0 to the number of cells")
+    cdef Py_ssize_t n_boards = board_start.shape[0] - 1
+    cdef Py_ssize_t most_cells = check_chunk(&all_cells, board_start)
     if points.shape[0] == 0:
         raise ValueError("points needs at least one entry")
-    cdef Board cells
-    for board in range(n_boards):
-        if board_start[board + 1] < board_start[board]:
-            raise ValueError("board_start must not decrease")
-        most_cells = max(most_cells, board_start[board + 1] - board_start[board])
-        cells = board_of_chunk(&all_cells, &board_start[0], board)
-        check_board(&cells)
     totals = np.zeros(n_boards, np.int64)
     counts = np.zeros(n_boards, np.int64)
     cdef int64_t[::1] totals_view = totals, counts_view = counts
