@@ -63,22 +63,8 @@ def write(answer: Answer, fmt: str, out: TextIO, text: Callable[[TextIO], None])
     """Write ``answer`` in format ``fmt``; ``text`` writes the human format."""
     if fmt == "text":
         text(out)
-    elif fmt == "json":
-        head = _ENCODER.encode({**answer.envelope(records=False), "results": None})
-        before, _, after = head.partition('"results":null')
-        out.write(before + '"results":[')
-        for number, chunk in enumerate(_chunks(answer.rows)):
-            out.write(("," if number else "") + ",".join(json_objects(answer.columns, chunk)))
-        out.write("]" + after + "\n")
-    elif fmt == "jsonl":
-        for chunk in _chunks(answer.rows):
-            out.writelines(line + "\n" for line in json_objects(answer.columns, chunk))
-    elif fmt == "tsv":
-        out.write("\t".join(answer.columns) + "\n")
-        for chunk in _chunks(answer.rows):
-            out.writelines(tsv_lines(chunk))
     else:
-        raise ValueError(f"unknown format {fmt!r}")
+        _write_chunks(answer, fmt, out, _chunks(answer.rows), None, flush=False)
 
 
 def _chunks(rows: Iterable[Sequence[Any]]) -> Iterator[list[Sequence[Any]]]:
@@ -98,6 +84,20 @@ def write_streamed(
     """Write ``answer`` (its own rows unused) with the rows of ``chunks``, each chunk as soon as
     it comes (flushed): ``json`` is still one envelope, opened before the first row and closed
     after the last; ``text`` renders a chunk in the human format."""
+    _write_chunks(answer, fmt, out, chunks, text, flush=True)
+
+
+def _write_chunks(
+    answer: Answer,
+    fmt: str,
+    out: TextIO,
+    chunks: Iterable[Sequence[Sequence[Any]]],
+    text: Callable[[Sequence[Sequence[Any]]], str] | None,
+    *,
+    flush: bool,
+) -> None:
+    """The rows of ``chunks`` in format ``fmt`` (``text`` renders a chunk as text), with the
+    format's header and envelope; ``flush`` after every chunk."""
     if fmt == "json":
         head = _ENCODER.encode({**answer.envelope(records=False), "results": None})
         before, _, after = head.partition('"results":null')
@@ -105,7 +105,7 @@ def write_streamed(
         separator = ""
     elif fmt == "tsv":
         out.write("\t".join(answer.columns) + "\n")
-    elif fmt not in FORMATS:
+    elif fmt not in FORMATS or (fmt == "text" and text is None):
         raise ValueError(f"unknown format {fmt!r}")
     for rows in chunks:
         if not rows:
@@ -119,7 +119,8 @@ def write_streamed(
             out.writelines(line + "\n" for line in json_objects(answer.columns, rows))
         else:
             out.writelines(tsv_lines(rows))
-        out.flush()
+        if flush:
+            out.flush()
     if fmt == "json":
         out.write("]" + after + "\n")
 
