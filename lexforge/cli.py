@@ -28,6 +28,7 @@ from typing import NoReturn, TextIO
 from lexforge.errors import UserError, excerpt, one_line, report_user_errors
 from lexforge.lexicon import Lexicon
 from lexforge.output import FORMATS, Answer, format_path, write
+from lexforge.paths import exists_safely
 
 LIST_FORMATS = ("ods", "dict", "freelang", "aspell", "hunspell")
 MAX_LENGTH_OPTION = 999  # word lengths: no language comes near; keeps C ints from overflowing
@@ -68,18 +69,10 @@ def read_input(spec: str) -> tuple[str, str]:
 def read_board(spec: str) -> tuple[str, str, bool]:
     """A board argument: ``-`` (stdin), a file, or else the board itself (rows separated by
     ``/``). Returns the text, the name to report it by and whether it was given inline."""
-    if spec == "-" or _is_file(spec):
+    if spec == "-" or exists_safely(Path(spec), Path.is_file):
         return *read_input(spec), False
     where = f"board {excerpt(spec)!r} (no such file; read as a board)"
     return spec.replace("/", "\n"), where, True
-
-
-def _is_file(name: str) -> bool:
-    """Whether ``name`` is an existing file (False for what cannot be a file name)."""
-    try:
-        return Path(name).is_file()
-    except (OSError, ValueError):
-        return False
 
 
 def answer(args: argparse.Namespace, answer: Answer, text: Callable[[TextIO], None]) -> None:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 from lexforge.errors import UserError
-from lexforge.grid import Grid
+from lexforge.grid import Grid, compact_cell
 from lexforge.lexicon import Lexicon
 
 #: Ruzzle round-3 multipliers per 16 cells: (letter multiplier, word multiplier, how many).
@@ -127,10 +127,10 @@ def generate_boards(
     rng = random.Random(seed)
     cells = rows * cols
     dice_faces = dice_set(lexicon, dice, cells) if dice is not None else None
-    digraphs = dice_faces is not None and any(
-        len(face) > 1 and face != "QU" for die in dice_faces for face in die
+    digraphs = dice_faces is not None and not all(
+        compact_cell(face) for die in dice_faces for face in die
     )
-    if cols == 1 and (multipliers or digraphs):  # see lexforge.grid.format_grid
+    if cols == 1 and (multipliers or digraphs):  # see lexforge.grid.compact_cell
         raise UserError(
             f"board {rows}×1: a one-column board cannot be written with "
             f"{'multipliers' if multipliers else 'multi-letter dice'}; use two columns"

@@ -168,12 +168,18 @@ def _check_size(rows: int, cols: int, where: str) -> None:
         )
 
 
+def compact_cell(letters: str) -> bool:
+    """Whether a cell is written without spaces around it: one letter, or Qu. Only such cells
+    and no multipliers fit a one-column grid (whose one-cell rows are read a letter a cell)."""
+    return len(letters) == 1 or letters == "QU"
+
+
 def _grid(rows: int, cols: int, cells: list[tuple[str, int, int]], where: str) -> Grid:
     """The grid of these cells; UserError for a one-column grid the board format cannot write
     back (see ``format_grid``): a multi-letter cell other than Qu, or a multiplier."""
     if cols == 1:
         for letters, letter_mult, word_mult in cells:
-            if (len(letters) > 1 and letters != "QU") or (letter_mult, word_mult) != (1, 1):
+            if not compact_cell(letters) or (letter_mult, word_mult) != (1, 1):
                 raise UserError(
                     f"{where}: a one-column grid cannot hold the cell {letters!r}"
                     f"{' with a multiplier' if (letter_mult, word_mult) != (1, 1) else ''} "
@@ -232,7 +238,7 @@ def format_grid(grid: Grid) -> str:
     the format reads a row without spaces one letter per cell, so it cannot hold them.
     """
     with_mults = any(m != 1 for m in grid.letter_mult + grid.word_mult)
-    if grid.cols == 1 and (with_mults or any(len(c) > 1 and c != "QU" for c in grid.cells)):
+    if grid.cols == 1 and (with_mults or not all(map(compact_cell, grid.cells))):
         raise ValueError(
             "a one-column grid with multipliers or multi-letter cells has no text form"
         )
@@ -257,7 +263,7 @@ def format_grid(grid: Grid) -> str:
 def format_grid_line(grid: Grid) -> str:
     """The grid on one line, rows separated by ``/`` (``parse_grids`` reads it back): letters
     run together when every cell is one letter or Qu, without multipliers, else spaced."""
-    compact = all(len(c) == 1 or c == "QU" for c in grid.cells) and not any(
+    compact = all(map(compact_cell, grid.cells)) and not any(
         m != 1 for m in grid.letter_mult + grid.word_mult
     )
     if not compact:

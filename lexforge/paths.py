@@ -64,15 +64,15 @@ def find_lexicon_dir(spec: str | Path) -> Path:
     """
     if is_path_spec(spec):
         path = Path(spec)
-        if not _exists(path, Path.is_dir):
+        if not exists_safely(path, Path.is_dir):
             raise UserError(f"{excerpt(str(path))}: no such lexicon directory")
         return path
     name = str(spec)
     folders = search_path()
     for folder in folders:
-        if _exists(folder / name / MANIFEST, Path.is_file):
+        if exists_safely(folder / name / MANIFEST, Path.is_file):
             return folder / name
-    if _exists(Path(name), Path.is_dir):
+    if exists_safely(Path(name), Path.is_dir):
         return Path(name)
     looked = ", ".join(f"{folder}/" for folder in folders)
     raise UserError(
@@ -82,7 +82,7 @@ def find_lexicon_dir(spec: str | Path) -> Path:
     )
 
 
-def _exists(path: Path, test: Callable[[Path], bool]) -> bool:
+def exists_safely(path: Path, test: Callable[[Path], bool]) -> bool:
     """``test(path)``, False where the name cannot exist (too long, a NUL byte, no access)."""
     try:
         return test(path)

@@ -80,14 +80,19 @@ def verify(spec: str) -> list[str]:
 def uncertified(folder: Path, names: tuple[str, ...]) -> list[str]:
     """Those of ``names`` that ``folder``'s manifest does not list with their current sha256
     (all of them if the manifest is missing or unreadable)."""
-    try:
-        listed = {
-            n: sha
-            for n, _, sha in manifest_entries(json.loads((folder / "manifest.json").read_bytes()))
-        }
-    except (OSError, ValueError):
+    listed = _listed_hashes(folder)
+    if listed is None:
         return list(names)
     return [n for n in names if listed.get(n) is None or sha256_file(folder / n) != listed[n]]
+
+
+def _listed_hashes(folder: Path) -> dict[str, str] | None:
+    """Artifact name → sha256 as ``folder``'s manifest lists them; None if it is unreadable."""
+    try:
+        entries = manifest_entries(json.loads((folder / "manifest.json").read_bytes()))
+    except (OSError, ValueError):
+        return None
+    return {name: sha256 for name, _, sha256 in entries}
 
 
 #: How many verified file versions ``changed_since_certified`` remembers.
@@ -103,12 +108,8 @@ def changed_since_certified(folder: Path, names: tuple[str, ...]) -> list[str]:
     fraction of a millisecond, where hashing Italian's tries takes about 20 ms). A folder
     without a readable manifest, or a file it does not list, cannot be checked and is not
     reported."""
-    try:
-        listed = {
-            n: sha
-            for n, _, sha in manifest_entries(json.loads((folder / "manifest.json").read_bytes()))
-        }
-    except (OSError, ValueError):
+    listed = _listed_hashes(folder)
+    if listed is None:
         return []
     cache_file = cache_dir() / CERTIFIED_CACHE
     try:
