@@ -1,5 +1,5 @@
 """Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
-_phrase.pyx) with Cython; the rest of the project's metadata is in pyproject.toml."""
+_phrase.pyx, _rack.pyx) with Cython; the rest of the project's metadata is in pyproject.toml."""
 
 import platform
 
@@ -28,9 +28,12 @@ PHRASE = Extension(
     "lexforge._phrase", ["lexforge/_phrase.pyx"], extra_compile_args=["-O3", *POPCNT]
 )
 
+# The rack search: no numpy either.
+RACK = Extension("lexforge._rack", ["lexforge/_rack.pyx"], extra_compile_args=["-O3", *POPCNT])
+
 setup(
     ext_modules=cythonize(
-        [SEARCH, SCRABBLE, NODECHECK, PHRASE], compiler_directives={"language_level": 3}
+        [SEARCH, SCRABBLE, NODECHECK, PHRASE, RACK], compiler_directives={"language_level": 3}
     ),
     # setuptools' own scratch space; its default, build/, is where the lexicons are built.
     options={"build": {"build_base": ".setuptools-build"}},

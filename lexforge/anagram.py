@@ -1,11 +1,11 @@
 """Anagrams and racks with jokers, and crossword patterns.
 
 ``anagram`` finds every word that can be made from a subset of a rack (letters plus jokers),
-like the Bash seed, through the anagram index: it walks the letter graph of sorted letter keys,
-extending a key only while some key starts with it, and lists the class of every complete key
-met from ``anagrams.marisa`` (``KEY=WORD`` lines: prefix ``KEY=`` is the class). A rack letter
-is always preferred to a joker, so each key is reached once and jokers stand only for what the
-rack lacks.
+like the Bash seed, through the anagram index: the compiled search (``lexforge._rack``) walks
+the letter graph of sorted letter keys, extending a key only while some key starts with it, and
+lists the words of every complete key met (its ``KEY=WORD`` lines of ``anagrams.txt``). A rack
+letter is always preferred to a joker, so each key is reached once and jokers stand only for
+what the rack lacks.
 
 ``pattern`` matches crossword patterns (``?`` one letter, ``*`` any run of letters), optionally
 with the wildcard letters drawn from a rack.
@@ -14,17 +14,23 @@ with the wildcard letters drawn from a rack.
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import repeat
+from operator import itemgetter
+from typing import NamedTuple
 
-from lexforge.errors import UserError
+from lexforge._rack import rack_keys, rack_matches
+from lexforge.errors import UserError, excerpt
 from lexforge.lexicon import Lexicon
 from lexforge.text import fold_word
 
 JOKERS = "*?"
 MAX_JOKERS = 3  # each joker multiplies the search by the alphabet size; 4 gives no useful answer
-SORT_KEYS = ("length", "alpha", "score")
+SORT_KEYS = ("alpha", "length", "score")  # in the order of lexforge._rack's sort codes
 
 
 @dataclass(frozen=True)
@@ -39,9 +45,9 @@ class Rack:
         return sum(self.letters.values()) + self.jokers
 
 
-@dataclass(frozen=True)
-class Match:
-    """A word found, with the letters jokers stand for shown in lowercase, and its score."""
+class Match(NamedTuple):
+    """A word found, with the letters jokers stand for shown in lowercase, and its score
+    (a named tuple: racks find thousands, and a tuple is the cheapest object to make)."""
 
     word: str
     shown: str
@@ -85,57 +91,69 @@ def show_jokers(word: str, jokers: str) -> str:
     return word
 
 
-NO_KEY = 0xFFFFFFFF
+class _LetterTables(NamedTuple):
+    """Per letter of the graph's order (lexforge.graph's: code-point order): its tile value and
+    its UTF-8 forms, upper- and lowercase, as the compiled search takes them."""
+
+    order: str
+    values: array
+    upper: tuple[bytes, ...]
+    lower: tuple[bytes, ...]
 
 
-def _keys(
-    lexicon: Lexicon, rack: Rack, min_length: int, max_length: int, exact: bool
-) -> Iterator[tuple[str, str, int]]:
-    """Every anagram key makeable from the rack, with the letters jokers stand for and its
-    Scrabble value (letters played by jokers score 0).
+@lru_cache(maxsize=64)
+def _letter_tables(alphabet: str, tile_values: tuple[tuple[str, int], ...]) -> _LetterTables:
+    order = "".join(sorted(set(alphabet)))
+    values = dict(tile_values)
+    return _LetterTables(
+        order,
+        array("q", (values.get(letter, 0) for letter in order)),
+        tuple(letter.encode("utf-8") for letter in order),
+        tuple(letter.lower().encode("utf-8") for letter in order),
+    )
 
-    Walks the letter graph of anagram keys (see ``Lexicon.anagram_nodes``): from a key prefix,
-    only letters not below its last one (keys are sorted), present as children, and available
-    from the rack (any letter while a joker is left).
-    """
+
+def _tables(lexicon: Lexicon) -> _LetterTables:
+    language = lexicon.language
+    return _letter_tables(language.alphabet, tuple(language.tile_values.items()))
+
+
+def _per_letter(counts: Mapping[str, int], order: str) -> bytes:
+    """Each letter's count, in ``order``; counts above 255 mean the same as 255 (no key is
+    that long)."""
+    if counts and max(counts.values()) > 255:
+        counts = {letter: min(n, 255) for letter, n in counts.items()}
+    return bytes(map(counts.get, order, repeat(0)))
+
+
+def _bounded(length: int) -> int:
+    """A length as the compiled search's C int takes it (no key is 2³⁰ letters long)."""
+    return max(0, min(length, 1 << 30))
+
+
+def _index(lexicon: Lexicon) -> tuple[memoryview, memoryview, bytes]:
     nodes = lexicon.anagram_nodes
-    letters = "".join(sorted(set(lexicon.language.alphabet)))
-    counts = [rack.letters.get(letter, 0) for letter in letters]
-    values = [lexicon.language.tile_values.get(letter, 0) for letter in letters]
-    every_letter = (1 << len(letters)) - 1
-    jokers_used: list[str] = []
-    want = rack.size if exact else None
-    top = min(max_length, rack.size)
+    offsets, text = lexicon.anagram_classes
+    return nodes, offsets, memoryview(text)
 
-    def walk(
-        node: int, key: str, value: int, below: int, rack_mask: int, jokers_left: int
-    ) -> Iterator[tuple[str, str, int]]:
-        mask = nodes[2 * node]
-        info = nodes[2 * node + 1]
-        if info >> 32 != NO_KEY and len(key) >= min_length and (want is None or len(key) == want):
-            yield key, "".join(jokers_used), value
-        if len(key) == top:
-            return
-        first = info & NO_KEY
-        candidates = mask & (every_letter if jokers_left else rack_mask) & ~below
-        while candidates:
-            bit = candidates & -candidates
-            candidates ^= bit
-            i = bit.bit_length() - 1
-            child = first + (mask & (bit - 1)).bit_count()
-            letter = letters[i]
-            if counts[i]:
-                counts[i] -= 1
-                left = rack_mask if counts[i] else rack_mask & ~bit
-                yield from walk(child, key + letter, value + values[i], bit - 1, left, jokers_left)
-                counts[i] += 1
-            else:
-                jokers_used.append(letter)
-                yield from walk(child, key + letter, value, bit - 1, rack_mask, jokers_left - 1)
-                jokers_used.pop()
 
-    rack_mask = sum(1 << i for i, n in enumerate(counts) if n)
-    yield from walk(0, "", 0, 0, rack_mask, rack.jokers)
+def _damaged(lexicon: Lexicon, error: ValueError) -> UserError:
+    where = lexicon.path if lexicon.path is not None else lexicon.name
+    return UserError(
+        f"{where}: damaged anagram index ({excerpt(str(error))}); check it with: lexforge verify"
+    )
+
+
+def candidate_keys(
+    lexicon: Lexicon, letters: Counter[str], min_length: int, max_length: int
+) -> list[str]:
+    """The anagram keys of ``min_length``–``max_length`` letters that ``letters`` can make
+    (no jokers), in the walk's order."""
+    counts = _per_letter(letters, _tables(lexicon).order)
+    try:
+        return rack_keys(*_index(lexicon), counts, _bounded(min_length), _bounded(max_length))
+    except ValueError as error:
+        raise _damaged(lexicon, error) from None
 
 
 def anagram(
@@ -160,23 +178,40 @@ def anagram(
     required = parse_rack(contains, lexicon, allow_empty=True).letters
     low = lexicon.language.min_length if min_length is None else min_length
     high = lexicon.language.max_length if max_length is None else max_length
-    matches = []
-    for key, jokers, value in _keys(lexicon, rack, low, high, exact):
-        if required and required - Counter(key):
-            continue
-        start = len(key) + 1
-        for line in lexicon.anagrams.keys(key + "="):
-            word = line[start:]
-            matches.append(Match(word, show_jokers(word, jokers) if jokers else word, value))
-    return sort_matches(matches, sort)
+    tables = _tables(lexicon)
+    try:
+        return rack_matches(
+            *_index(lexicon),
+            _per_letter(rack.letters, tables.order),
+            rack.jokers,
+            tables.values,
+            _per_letter(required, tables.order),
+            _bounded(low),
+            _bounded(high),
+            _bounded(rack.size) if exact else -1,
+            SORT_KEYS.index(sort),
+            tables.upper,
+            tables.lower,
+            Match,
+        )
+    except ValueError as error:
+        raise _damaged(lexicon, error) from None
 
 
 def sort_matches(matches: list[Match], sort: str) -> list[Match]:
-    if sort == "alpha":
-        return sorted(matches, key=lambda m: m.word)
+    """Alphabetical, or by score or length (highest first), then alphabetical. A Match is a
+    tuple led by its word, and words are distinct: plain tuple order is alphabetical order, and
+    a stable sort by one key keeps it among equals (``reverse`` keeps sorts stable)."""
+    ordered = sorted(matches)
     if sort == "score":
-        return sorted(matches, key=lambda m: (-m.score, m.word))
-    return sorted(matches, key=lambda m: (-len(m.word), m.word))
+        ordered.sort(key=itemgetter(2), reverse=True)
+    elif sort == "length":
+        ordered.sort(key=_word_length, reverse=True)
+    return ordered
+
+
+def _word_length(match: Match) -> int:
+    return len(match.word)
 
 
 def _pattern_regex(pattern: str, lexicon: Lexicon) -> tuple[str, re.Pattern[str], int]:

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 
 def matches_answer(command: str, lexicon: Lexicon, query: dict, matches: list) -> Answer:
-    rows = [(m.word, m.shown, m.score) for m in matches]
-    return Answer(command, lexicon.name, query, ("word", "shown", "score"), rows)
+    """Racks' and patterns' matches: each a (word, shown, score) tuple already."""
+    return Answer(command, lexicon.name, query, ("word", "shown", "score"), matches)
 
 
 def anagram_answer(

@@ -13,6 +13,7 @@ import ast
 import json
 import mmap
 import os
+from array import array
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 REQUIRED = ("words.marisa", "anagrams.marisa", "language.json", "manifest.json")
 TRIE_FILES = ("words.marisa", "anagrams.marisa")
 ANAGRAM_GRAPH_FILE = "anagram-graph.npy"
+ANAGRAM_LINES_FILE = "anagrams.txt"
+# Per anagram key id: the byte offset in anagrams.txt of the key's first line; then the length.
+ANAGRAM_CLASSES_FILE = "anagram-classes.npy"
 WORD_SOURCES_FILE = "word-sources.npy"  # per word id: bitmask of the sources that have it
 SOURCE_NAMES_FILE = "sources.json"  # the source names, in bit order
 _NPY_UNSIGNED = {"|u1": ("B", 1), "<u2": ("H", 2), "<u4": ("I", 4), "<u8": ("Q", 8)}
@@ -38,6 +42,22 @@ _NPY_UNSIGNED = {"|u1": ("B", 1), "<u2": ("H", 2), "<u4": ("I", 4), "<u8": ("Q",
 def anagram_key(word: str) -> str:
     """The anagram-class key of a word: its letters by code point (``ELEPHANT`` → ``AEEHLNPT``)."""
     return "".join(sorted(word))
+
+
+def anagram_class_offsets(lines: Iterable[str]) -> array:
+    """Where each key's lines begin in ``anagrams.txt`` (``lines``: its sorted ``KEY=WORD``
+    lines), in bytes, key by key (key id order), then the text's length."""
+    offsets = array("Q")
+    position = 0
+    previous = None
+    for line in lines:
+        key = line.partition("=")[0]
+        if key != previous:
+            offsets.append(position)
+            previous = key
+        position += len(line.encode("utf-8")) + 1
+    offsets.append(position)
+    return offsets
 
 
 class Lexicon:
@@ -123,8 +143,34 @@ class Lexicon:
             return self._check(nodes, self.path / ANAGRAM_GRAPH_FILE, -1)
         from lexforge import graph
 
-        keys = marisa_trie.Trie(line.partition("=")[0] for line in self.anagrams.iterkeys())
-        return node_words(graph.build_graph(keys, self.language.alphabet))
+        keys = sorted({line.partition("=")[0] for line in self.anagrams.iterkeys()})
+        ids = dict(zip(keys, range(len(keys)), strict=True))  # key ids in key order
+        return node_words(graph.build_graph(ids, self.language.alphabet))
+
+    @cached_property
+    def anagram_classes(self) -> tuple[memoryview, bytes | mmap.mmap]:
+        """The words of each anagram key: ``text[offsets[k]:offsets[k + 1]]`` are the
+        ``KEY=WORD`` lines of key id ``k`` (see ``anagram_nodes``), as ``(offsets, text)``.
+
+        Mapped from ``anagram-classes.npy`` and ``anagrams.txt`` (both checked against the
+        manifest once per file version, as the tries are), or built in memory."""
+        files = (ANAGRAM_CLASSES_FILE, ANAGRAM_LINES_FILE)
+        if self.path is None or not all((self.path / name).is_file() for name in files):
+            lines = sorted(self.anagrams.iterkeys())
+            text = "".join(line + "\n" for line in lines).encode("utf-8")
+            return memoryview(anagram_class_offsets(lines)), text
+        from lexforge.verify import changed_since_certified
+
+        damaged = changed_since_certified(self.path, files)
+        offsets = map_vector(self.path / ANAGRAM_CLASSES_FILE)
+        text = _map_bytes(self.path / ANAGRAM_LINES_FILE)
+        if damaged or offsets.format != "Q" or not offsets or offsets[-1] > len(text):
+            name = damaged[0] if damaged else ANAGRAM_CLASSES_FILE
+            raise UserError(
+                f"{self.path / name}: damaged anagram index (differs from manifest.json or "
+                f"from {ANAGRAM_LINES_FILE}); rebuild it with: {build_command(self.name)}"
+            )
+        return offsets, text
 
     @cached_property
     def word_nodes(self) -> memoryview:
@@ -251,6 +297,14 @@ def map_vector(path: Path) -> memoryview:
             f"{path}: corrupted array ({excerpt(str(error))}); check it with: lexforge verify"
         ) from None
     return data.cast(code)
+
+
+def _map_bytes(path: Path) -> bytes | mmap.mmap:
+    """A whole file, memory-mapped (an empty file cannot be mapped: its empty bytes)."""
+    with open(path, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size == 0:
+            return b""
+        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def map_node_array(path: Path) -> memoryview:

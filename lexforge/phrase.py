@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from itertools import combinations_with_replacement, groupby, product
 
 from lexforge._phrase import PhraseSearch
-from lexforge.anagram import Rack, _keys
+from lexforge.anagram import candidate_keys
 from lexforge.errors import UserError
 from lexforge.lexicon import Lexicon
 from lexforge.text import fold_word
@@ -111,9 +111,7 @@ def _word_order(word: str) -> tuple[int, str]:
 
 def _candidate_keys(lexicon: Lexicon, letters: str, low: int, high: int) -> list[str]:
     """The anagram keys of ``low``–``high`` letters that fit in ``letters``, longest first."""
-    rack = Rack(Counter(letters), 0)
-    keys = [key for key, _, _ in _keys(lexicon, rack, low, high, False)]
-    return sorted(keys, key=_word_order)
+    return sorted(candidate_keys(lexicon, Counter(letters), low, high), key=_word_order)
 
 
 def _search(letters: str, keys: list[str], count: int, *, exact: bool) -> PhraseSearch:

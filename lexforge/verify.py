@@ -31,6 +31,7 @@ PRODUCING_STEP = {
     "anagrams.txt": "anagrams",
     "anagrams.marisa": "anagrams",
     "anagram-graph.npy": "anagrams",
+    "anagram-classes.npy": "anagrams",
     "letters.parquet": "tables",
     "stats.parquet": "tables",
     "report.html": "report",

@@ -2,7 +2,8 @@
 
 The list is read by a source reader and normalized with the language's default rules, then
 compiled into the artifacts the pipeline writes for the solver (``words.marisa``,
-``anagrams.marisa``, ``language.json``, ``graph.npy``, ``anagram-graph.npy``) plus a
+``anagrams.txt``, ``anagrams.marisa``, ``language.json``, ``graph.npy``, ``anagram-graph.npy``,
+``anagram-classes.npy``) plus a
 ``manifest.json``, in a cache directory keyed by the sha256 of the list (of every file of an
 aspell dictionary), its format and the language file (``lexforge.paths.cache_dir()``). The
 directory is built under a temporary name and renamed when complete, so a later query maps it
@@ -20,12 +21,19 @@ from pathlib import Path
 
 from lexforge.errors import UserError
 from lexforge.language import Language, find_language_file, load_language_data
-from lexforge.lexicon import ANAGRAM_GRAPH_FILE, Lexicon, anagram_key
+from lexforge.lexicon import (
+    ANAGRAM_CLASSES_FILE,
+    ANAGRAM_GRAPH_FILE,
+    ANAGRAM_LINES_FILE,
+    Lexicon,
+    anagram_class_offsets,
+    anagram_key,
+)
 from lexforge.paths import MANIFEST, cache_dir
 from lexforge.verify import sha256_file
 
 #: Bump when the cached layout or the way a list is compiled changes: old entries are ignored.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 #: An aspell dictionary spans its directory: these files are part of the key.
 ASPELL_PATTERNS = ("*.multi", "*.cwl.gz", "*.dat")
 
@@ -123,6 +131,7 @@ def write_artifacts(
     words_trie = marisa_trie.Trie(words)
     words_trie.save(str(out / "words.marisa"))
     lines = sorted(f"{anagram_key(word)}={word}" for word in words)
+    (out / ANAGRAM_LINES_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
     marisa_trie.Trie(lines).save(str(out / "anagrams.marisa"))
     keys = list(dict.fromkeys(line.partition("=")[0] for line in lines))
     np.save(out / graph.GRAPH_FILE, graph.build_graph(words_trie, language.alphabet))
@@ -130,6 +139,7 @@ def write_artifacts(
         dict(zip(keys, range(len(keys)), strict=True)), language.alphabet
     )
     np.save(out / ANAGRAM_GRAPH_FILE, anagram_graph)
+    np.save(out / ANAGRAM_CLASSES_FILE, np.asarray(anagram_class_offsets(lines), dtype="<u8"))
     (out / "language.json").write_text(language_text, encoding="utf-8")
     names = sorted(p.name for p in out.iterdir())
     manifest = {

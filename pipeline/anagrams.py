@@ -6,7 +6,9 @@ From ``words.tsv`` writes into ``build/stage/<lexicon>/``:
   format of the Bash seed's ``ODS6.prep.txt``, so its ``egrep`` query runs unchanged on it;
 - ``anagrams.marisa``: marisa-trie ``Trie`` of those lines (prefix ``KEY=`` lists a class);
 - ``anagram-graph.npy``: the letter graph (lexforge.graph layout) of the keys, walked by the rack
-  search.
+  search (a key's id is its rank among the keys);
+- ``anagram-classes.npy``: per key id, the byte offset of its first line in ``anagrams.txt``, then
+  the text's length: the rack search reads a key's words there.
 
     python -m pipeline.anagrams --config config/config.yaml --lexicon fr \
         --words build/work/fr/words.tsv --out build/fr
@@ -22,8 +24,8 @@ import numpy as np
 
 from lexforge.errors import report_user_errors
 from lexforge.graph import build_graph
-from lexforge.lexicon import ANAGRAM_GRAPH_FILE
-from pipeline.compile import read_words_tsv, save_graph, save_trie, write_lines
+from lexforge.lexicon import ANAGRAM_CLASSES_FILE, ANAGRAM_GRAPH_FILE, anagram_class_offsets
+from pipeline.compile import read_words_tsv, save_array, save_trie, write_lines
 from pipeline.step import lexicon_spec, step_parser
 
 log = logging.getLogger("pipeline.anagrams")
@@ -65,10 +67,11 @@ def build_index(words: list[str], alphabet: str, out: Path) -> None:
     lines, keys = anagram_index(words)
     write_lines(lines, out / "anagrams.txt")
     save_trie(lines, out / "anagrams.marisa")
-    save_graph(
+    save_array(
         build_graph(dict(zip(keys, range(len(keys)), strict=True)), alphabet),
         out / ANAGRAM_GRAPH_FILE,
     )
+    save_array(np.asarray(anagram_class_offsets(lines), dtype="<u8"), out / ANAGRAM_CLASSES_FILE)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,9 +53,9 @@ def save_trie(keys: list[str], path: Path) -> marisa_trie.Trie:
     return trie
 
 
-def save_graph(nodes: np.ndarray, path: Path) -> None:
+def save_array(array: np.ndarray, path: Path) -> None:
     with atomic_path(path) as tmp, open(tmp, "wb") as handle:
-        np.save(handle, nodes, allow_pickle=False)
+        np.save(handle, array, allow_pickle=False)
 
 
 def write_lines(lines: list[str], path: Path) -> None:
@@ -86,8 +86,8 @@ def compile_lexicon(
 ) -> None:
     write_lines(words, out / "words.txt")
     words_trie = save_trie(words, out / "words.marisa")
-    save_graph(build_graph(words_trie, alphabet), out / GRAPH_FILE)
-    save_graph(source_masks(words_trie, words, masks, len(source_names)), out / WORD_SOURCES_FILE)
+    save_array(build_graph(words_trie, alphabet), out / GRAPH_FILE)
+    save_array(source_masks(words_trie, words, masks, len(source_names)), out / WORD_SOURCES_FILE)
     with atomic_open(out / SOURCE_NAMES_FILE) as handle:
         handle.write(json.dumps(source_names, ensure_ascii=False, indent=1) + "\n")
     with atomic_open(out / "language.json") as handle:

@@ -42,6 +42,7 @@ DESCRIPTIONS = {
     "anagrams.marisa": "marisa-trie of the anagrams.txt lines",
     "graph.npy": "the words' letter graph (Boggle, Ruzzle, Scrabble search)",
     "anagram-graph.npy": "the anagram keys' letter graph (rack search)",
+    "anagram-classes.npy": "where each anagram key's lines begin in anagrams.txt (rack search)",
     "language.json": "the language: alphabet, bounds, game tables",
     "letters.parquet": "per letter: occurrences, frequencies, tiles and values",
     "stats.parquet": "word lengths, per-source counts and rejections, anagram classes, overlap",

@@ -35,6 +35,7 @@ rule anagrams:
         anagrams="build/stage/{lexicon}/anagrams.txt",
         anagrams_trie="build/stage/{lexicon}/anagrams.marisa",
         anagram_graph="build/stage/{lexicon}/anagram-graph.npy",
+        anagram_classes="build/stage/{lexicon}/anagram-classes.npy",
         record="build/work/{lexicon}/outputs/anagrams.json",
     params:
         code=code_hash("pipeline.anagrams"),

@@ -35,6 +35,7 @@ rule manifest:
             "anagrams.marisa",
             "graph.npy",
             "anagram-graph.npy",
+            "anagram-classes.npy",
             "word-sources.npy",
             "sources.json",
             "language.json",

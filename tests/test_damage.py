@@ -127,12 +127,34 @@ def test_every_changed_trie_byte_is_refused(pristine, tmp_path, name):
             Lexicon.open(copy)
 
 
+@pytest.mark.parametrize("name", ["anagrams.txt", "anagram-classes.npy"])
+def test_every_changed_anagram_index_byte_is_refused(pristine, tmp_path, name):
+    """The rack search reads a key's words in ``anagrams.txt`` at the offsets of
+    ``anagram-classes.npy``: both are checked against the manifest's sha256 when first read
+    (once per file version), so every change is refused."""
+    folder, _ = pristine
+    size = (folder / name).stat().st_size
+    rng = random.Random(name)
+    for case in range(20):
+        offset, flip = rng.randrange(size), 1 << rng.randrange(8)
+
+        def damage(data: bytearray, offset=offset, flip=flip) -> bytearray:
+            data[offset] ^= flip
+            return data
+
+        copy = _damaged_copy(folder, tmp_path / f"{case}", name, damage)
+        with pytest.raises(UserError, match=f"{name}: damaged anagram index"):
+            anagram(Lexicon.open(copy), RACK)
+
+
 @pytest.mark.parametrize(
     "name",
     [
         *NODE_FILES,
         "words.marisa",
+        "anagrams.txt",
         "anagrams.marisa",
+        "anagram-classes.npy",
         "language.json",
         "word-sources.npy",
         "sources.json",

@@ -18,7 +18,15 @@ import pytest
 from build_helpers import NEWLANG, copy_newlang, snakemake
 from test_cli import fails_in_one_line, run
 
-ARTIFACTS = ("words.marisa", "anagrams.marisa", "graph.npy", "anagram-graph.npy", "language.json")
+ARTIFACTS = (
+    "words.marisa",
+    "anagrams.txt",
+    "anagrams.marisa",
+    "graph.npy",
+    "anagram-graph.npy",
+    "anagram-classes.npy",
+    "language.json",
+)
 
 
 @pytest.fixture(scope="module")

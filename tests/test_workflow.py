@@ -22,6 +22,7 @@ ARTIFACTS = (
     "anagrams.marisa",
     "graph.npy",
     "anagram-graph.npy",
+    "anagram-classes.npy",
     "word-sources.npy",
     "sources.json",
     "language.json",
