@@ -6,8 +6,9 @@ on each) for ``--seconds``, each picking its next query from the mix: racks (7â€
 shuffled lexicon words, a tenth with a joker), 4Ã—4 Boggle grids (lexforge.generate) and
 Scrabble racks on the French mid-game board. Prints throughput, latency percentiles per kind
 and overall, errors (any status but 200, any broken connection) and the server's resident
-memory (peak, and at a quarter and at the end of the run: flat means no growth). Asserts
-nothing.
+memory (peak, and at a quarter and at the end of the run: flat means no growth), and the CPU
+time each request cost the server and this client (steadier than throughput on a shared
+machine). Asserts nothing.
 
     .venv/bin/python bench/bench_serve.py --clients 64 --seconds 30
     .venv/bin/python bench/bench_serve.py --mix rack=1 --clients 64 --seconds 30
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import socket
 import statistics
@@ -113,6 +115,16 @@ def rss_kib(pid: int) -> int:
     return total
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of the server: its process and its workers, summed."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    ticks = 0
+    for process in [pid, *map(int, children)]:
+        fields = Path(f"/proc/{process}/stat").read_text().rpartition(")")[2].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def sample_memory(pid: int, stop: threading.Event, samples: list) -> None:
     while not stop.is_set():
         samples.append((time.perf_counter(), rss_kib(pid)))
@@ -173,7 +185,11 @@ def main() -> None:
             )
             return time.perf_counter() - start
 
+        server_cpu = cpu_seconds(server.pid)
+        client_cpu = time.process_time()
         elapsed = asyncio.run(run())
+        server_cpu = cpu_seconds(server.pid) - server_cpu
+        client_cpu = time.process_time() - client_cpu
         stop.set()
         sampler.join()
     finally:
@@ -196,6 +212,11 @@ def main() -> None:
             f"{kind:<9} {len(rows):>9} {len(rows) / elapsed:>8.0f} "
             f"{statistics.median(latencies):>8.1f} {percentile(latencies, 99):>8.1f} {errors:>7}"
         )
+    print(
+        f"CPU per request: server {server_cpu / len(results) * 1e3:.2f} ms, "
+        f"this client {client_cpu / len(results) * 1e3:.2f} ms "
+        f"(the machine has {os.cpu_count()} cores)"
+    )
     quarter = next(rss for t, rss in samples if t >= samples[0][0] + args.seconds / 4)
     peak = max(rss for _, rss in samples)
     print(
