@@ -154,7 +154,6 @@ class Game:
     def apply(self, player: int, action: Action) -> gcg.Event:
         """Carry out one turn; UserError if the rack or the bag does not allow it."""
         rack, language = self.racks[player], self.lexicon.language
-        self.turns += 1
         if isinstance(action, Move):
             left = rack_after(rack, placed_tiles(action.placed))
             self.board = play(self.board, action)
@@ -190,6 +189,7 @@ class Game:
         tiles: str = "",
     ) -> gcg.Event:
         self.scores[player] += score
+        self.turns += kind in gcg.TURNS
         fields = {"tiles": tiles}
         if move is not None:
             fields = {"position": move.position, "word": gcg_word(move)}

@@ -223,12 +223,22 @@ def _event(line: str, number: int, nicks: dict[str, int], where: str) -> Event:
         raise UserError(
             f"{where}: unknown player {excerpt(nick)!r} (the #player lines name {known})"
         )
-    if len(tokens) < 3 or not _NUMBER.fullmatch(tokens[-1]) or not _SIGNED.fullmatch(tokens[-2]):
+    # The score and the total; words after them (older Quackle files list the words formed)
+    # are a comment.
+    at = next(
+        (
+            i
+            for i in range(len(tokens) - 1)
+            if _SIGNED.fullmatch(tokens[i]) and _NUMBER.fullmatch(tokens[i + 1])
+        ),
+        None,
+    )
+    if at is None:
         raise UserError(
             f"{where}: expected the event, a signed score and the total, e.g. "
             f">{nick}: RACK 8H WORD +24 24"
         )
-    score, cumulative, body = int(tokens[-2]), int(tokens[-1]), tokens[:-2]
+    score, cumulative, body = int(tokens[at]), int(tokens[at + 1]), tokens[:at]
     base = {"player": nicks[nick], "score": score, "cumulative": cumulative, "line": number}
     kind, fields = _classify(body, score)
     if kind is None:
@@ -310,10 +320,11 @@ def replay(
                 raise UserError(
                     f"{where}: a play withdrawn (--) but the player made none just before"
                 )
-            if -event.score != previous[1].score:
+            if event.score not in (0, -previous[1].score):  # older Quackle files: +0
                 raise UserError(
                     f"{where}: withdraws {-event.score} points, the play scored {previous[1].score}"
                 )
+            lost = previous[1].score
             board, previous = previous[0], None
         elif event.kind == EXCHANGE and event.rack and not event.tiles.isdigit():
             _tiles_of(event.rack, event.tiles, language, where)
@@ -321,7 +332,7 @@ def replay(
             _check_rack_points(event, language, where)
         if event.kind in TURNS and event.kind != PLAY:
             previous = None
-        scores[event.player] += event.score
+        scores[event.player] += -lost if event.kind == WITHDRAWN else event.score
         if scores[event.player] != event.cumulative:
             raise UserError(
                 f"{where}: total {event.cumulative}, but the scores so far add up to "

@@ -242,7 +242,7 @@ def rack_after(rack: str, used: str) -> str:
     missing = need - have
     if missing:
         lacking = "".join(sorted(missing.elements()))
-        raise UserError(f"rack {rack}: has no {lacking} to play")
+        raise UserError(f"rack {rack}: has no {lacking}")
     left = have - need
     return "".join(sorted(left.elements(), key=lambda t: (t == BLANK, t)))
 
