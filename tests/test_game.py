@@ -20,8 +20,8 @@ from lexforge import gcg, reference, scrabble
 from lexforge.errors import UserError
 from lexforge.game import Game, Result, View, play_game, rack_value, wilson
 from lexforge.lexicon import Lexicon
-from lexforge.plays import BLANK, Exchange, Pass, parse_tiles
 from lexforge.players import Equity, Greedy, Human
+from lexforge.plays import BLANK, Exchange, Pass, parse_tiles
 from lexforge.tiles import left_out, tile_counts
 
 
