@@ -40,11 +40,18 @@ def left_out(language: Language) -> dict[str, int]:
 
 def check_tiles(board: Board, rack: str, language: Language, source: str) -> None:
     """UserError if the board and the rack (letters, ``?`` blanks) hold more tiles than the
-    set has: a letter beyond its count must be a blank the set still has (so an uppercase
-    letter written for a blank is forgiven while blanks remain)."""
+    set has. The rack's letters are tiles; a board letter beyond the set's count must be a
+    blank the set still has (an uppercase letter written for a blank is forgiven while blanks
+    remain)."""
     if not language.tile_counts:
         return  # a language without Scrabble data: nothing to count against
     counts = tile_counts(language)
+    in_rack = Counter(t for t in rack if t != BLANK)
+    for tile, n in sorted(in_rack.items()):
+        if n > counts[tile]:
+            raise UserError(
+                f"rack {rack}: {n} {tile}, the {language.name} set has {counts[tile]} (a blank is ?)"
+            )
     used = Counter(t for i, t in enumerate(board.tiles) if t and i not in board.blanks)
     used.update(t for t in rack if t != BLANK)
     blanks = len(board.blanks) + rack.count(BLANK)
