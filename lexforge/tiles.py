@@ -50,7 +50,8 @@ def check_tiles(board: Board, rack: str, language: Language, source: str) -> Non
     for tile, n in sorted(in_rack.items()):
         if n > counts[tile]:
             raise UserError(
-                f"rack {rack}: {n} {tile}, the {language.name} set has {counts[tile]} (a blank is ?)"
+                f"rack {rack}: {n} {tile}, the {language.name} set has {counts[tile]} "
+                "(a blank is ?)"
             )
     used = Counter(t for i, t in enumerate(board.tiles) if t and i not in board.blanks)
     used.update(t for t in rack if t != BLANK)
