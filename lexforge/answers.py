@@ -171,13 +171,25 @@ def ruzzle_answer(
 
 
 def scrabble_answer(
-    lexicon: Lexicon, board: Board, rack: str, *, top: int = 20, layout: str | None = None
+    lexicon: Lexicon,
+    board: Board,
+    rack: str,
+    *,
+    top: int = 20,
+    layout: str | None = None,
+    source: str = "board",
 ) -> tuple[Answer, MoveList]:
     """The ``top`` best moves of ``rack`` on ``board`` (0: all), best first, and every legal
-    move (compact: ``Move`` objects are built only for those shown)."""
+    move (compact: ``Move`` objects are built only for those shown). A board no game reaches
+    (tiles off the start square or apart, more tiles than the set with the rack) is a
+    UserError naming ``source``."""
     from lexforge import scrabble
+    from lexforge.plays import parse_tiles
+    from lexforge.tiles import check_connected, check_tiles
 
-    moves = scrabble.generate(lexicon, board, rack)
+    moves = scrabble.generate(lexicon, board, rack)  # first: its rack errors come first
+    check_connected(board, source)
+    check_tiles(board, parse_tiles(rack, lexicon.language, "rack"), lexicon.language, source)
     rows = [
         (
             m.score,

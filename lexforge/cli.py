@@ -343,7 +343,7 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
     lexicon = load_lexicon(args)
     layout = scrabble.load_layout(args.layout)
     if args.gcg is not None:
-        board, rack, summary = gcg_position(args, lexicon, layout)
+        board, rack, summary, source = gcg_position(args, lexicon, layout)
     else:
         if args.turn is not None:
             raise UserError("--turn N picks a turn of a game record: give --gcg FILE")
@@ -352,8 +352,9 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
         text, source, _ = read_board(args.board or "-")
         board = scrabble.parse_board(text, lexicon.language, layout, source)
         rack, summary = args.rack, {}
-        check_position(board, rack, lexicon, source)
-    found, moves = scrabble_answer(lexicon, board, rack, top=args.top, layout=args.layout)
+    found, moves = scrabble_answer(
+        lexicon, board, rack, top=args.top, layout=args.layout, source=source
+    )
     found.summary.update(summary)
     if args.show is not None or args.svg is not None:
         check_show_format(args)
@@ -375,19 +376,9 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
     answer(args, found, text_out)
 
 
-def check_position(board, rack: str, lexicon: Lexicon, source: str) -> None:
-    """A board a game can reach: its tiles connected through the start square, and no more
-    tiles on it and the rack than the set has."""
-    from lexforge.plays import parse_tiles
-    from lexforge.tiles import check_connected, check_tiles
-
-    check_connected(board, source)
-    check_tiles(board, parse_tiles(rack, lexicon.language, "rack"), lexicon.language, source)
-
-
 def gcg_position(args: argparse.Namespace, lexicon: Lexicon, layout) -> tuple:
     """``--gcg FILE [--turn N]``: the board and the rack of the player to move (``--rack``
-    overrides it), and the answer's ``gcg`` summary."""
+    overrides it), the answer's ``gcg`` summary, and the name to report the file by."""
     from lexforge import gcg
 
     if args.board is not None:
@@ -409,7 +400,6 @@ def gcg_position(args: argparse.Namespace, lexicon: Lexicon, layout) -> tuple:
             f"{source}: the record does not say {nick}'s rack at turn {position.turn}: "
             "give --rack LETTERS"
         )
-    check_position(position.board, rack, lexicon, source)
     recorded = position.recorded
     played = None
     if recorded is not None:
@@ -423,7 +413,7 @@ def gcg_position(args: argparse.Namespace, lexicon: Lexicon, layout) -> tuple:
             "played": played,
         }
     }
-    return position.board, rack, summary
+    return position.board, rack, summary, source
 
 
 def cmd_scrabble_play(args: argparse.Namespace) -> None:
