@@ -417,7 +417,9 @@ def gcg_position(args: argparse.Namespace, lexicon: Lexicon, layout) -> tuple:
 
 
 def cmd_scrabble_play(args: argparse.Namespace) -> None:
-    from lexforge import game, players
+    from functools import partial
+
+    from lexforge import game, picture, players
     from lexforge.answers import game_answer
     from lexforge.scrabble import load_layout
 
@@ -427,8 +429,14 @@ def cmd_scrabble_play(args: argparse.Namespace) -> None:
     if human and args.output != "text":
         raise UserError(f"a game with a human player is played in text, not --format {args.output}")
     leaves = players.read_leaves(args.leaves) if args.leaves else None
+    colour = picture.use_colour(sys.stdout)
+
+    def human(name: str) -> players.Human:
+        draw = partial(picture.board_text, new={}, colour=colour)
+        return players.Human(name, input, sys.stdout, draw)
+
     seats = [
-        players.make_player(kind, f"{kind}{number}", leaves=leaves)
+        players.make_player(kind, f"{kind}{number}", leaves=leaves, human=human)
         for number, kind in enumerate(kinds, start=1)
     ]
     layout = load_layout(args.layout)

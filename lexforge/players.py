@@ -17,7 +17,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import TextIO
 
-from lexforge import picture, scrabble
+from lexforge import scrabble
 from lexforge.errors import UserError, one_line
 from lexforge.game import Player, View, sort_rack
 from lexforge.plays import (
@@ -31,7 +31,7 @@ from lexforge.plays import (
     rack_after,
     words_formed,
 )
-from lexforge.scrabble import place
+from lexforge.scrabble import Board, place
 
 KINDS = ("greedy", "equity", "human")
 
@@ -100,15 +100,17 @@ def read_leaves(path: str) -> dict[str, float]:
 class Human:
     """A person at the terminal: the board, the scores and the rack, then a prompt."""
 
-    def __init__(self, name: str, read: Callable[[str], str], out: TextIO, colour: bool) -> None:
+    def __init__(
+        self, name: str, read: Callable[[str], str], out: TextIO, draw: Callable[[Board], str]
+    ) -> None:
         self.name = name
         self.read = read  # input(): raises EOFError at the end of input
         self.out = out
-        self.colour = colour
+        self.draw = draw  # the board as text (the CLI passes lexforge.picture's)
 
     def choose(self, view: View) -> Action:
         language = view.lexicon.language
-        self.out.write(picture.board_text(view.board, {}, colour=self.colour))
+        self.out.write(self.draw(view.board))
         scores = "  ".join(f"player {i + 1}: {s}" for i, s in enumerate(view.scores))
         self.out.write(f"{scores}   bag: {view.bag}\n")
         while True:
@@ -141,20 +143,22 @@ class Human:
 
 
 def make_player(
-    kind: str, name: str, *, leaves: dict[str, float] | None = None, read=input, out=None
+    kind: str,
+    name: str,
+    *,
+    leaves: dict[str, float] | None = None,
+    human: Callable[[str], Human] | None = None,
 ) -> Player:
-    """A player of ``kind`` (one of ``KINDS``)."""
+    """A player of ``kind`` (one of ``KINDS``); ``human`` makes the human one (it needs a
+    terminal, which the caller has)."""
     if kind == "greedy":
         return Greedy(name)
     if kind == "equity":
         if leaves is None:
             raise UserError("an equity player needs a leave table (--leaves FILE)")
         return Equity(name, leaves)
-    if kind == "human":
-        import sys
-
-        stream = out or sys.stdout
-        return Human(name, read, stream, picture.use_colour(stream))
+    if kind == "human" and human is not None:
+        return human(name)
     raise UserError(f"player {kind!r}: expected one of {', '.join(KINDS)}")
 
 

@@ -198,7 +198,7 @@ def test_a_human_gets_one_line_per_bad_move_then_plays():
     lexicon = Lexicon.from_words(["CHAT", "CHATS", "TA"], small_lexicon("fr").language)
     answers = scripted(["8H XYZ", "H9 CHAT", "8A CHAT", "8H CHAZ", "-ABC", "8H CHAT"])
     out = io.StringIO()
-    human = Human("me", lambda prompt: next(answers), out, colour=False)
+    human = Human("me", lambda prompt: next(answers), out, lambda board: "(the board)\n")
     game = Game(lexicon, [human, Passer("cpu")], seed=0, layout=scrabble.load_layout(None))
     game.racks[0] = "ACHSTZ?"
     action = human.choose(game.view(0))
