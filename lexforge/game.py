@@ -23,10 +23,11 @@ from typing import Protocol
 
 from lexforge import gcg
 from lexforge.errors import UserError
+from lexforge.language import Language
 from lexforge.lexicon import Lexicon
 from lexforge.plays import BLANK, PLAYED_THROUGH, Action, Exchange, Pass, placed_tiles, rack_after
 from lexforge.scrabble import Board, Layout, Move, load_layout, play
-from lexforge.tiles import tile_counts
+from lexforge.tiles import left_out, tile_counts
 
 SCORELESS_TURNS = 6  # in a row, by any players: the game ends
 
@@ -80,6 +81,12 @@ def new_bag(lexicon: Lexicon, rng: random.Random) -> list[str]:
     return bag
 
 
+def _left_out(language: Language) -> str:
+    """A note for the record on the set's tiles the bag leaves out (lexforge.tiles)."""
+    missing = left_out(language)
+    return f"; tiles left out: {' '.join(missing)}" if missing else ""
+
+
 def sort_rack(tiles: Sequence[str]) -> str:
     return "".join(sorted(tiles, key=lambda t: (t == BLANK, t)))
 
@@ -117,7 +124,7 @@ class Game:
         self.record = gcg.Record(
             players=[(p.name, p.name) for p in self.players],
             lexicon=self.lexicon.name,
-            description=f"lexforge scrabble play, seed {self.seed}",
+            description=f"lexforge scrabble play, seed {self.seed}" + _left_out(language),
         )
         self.turns = self.moves = 0
 

@@ -274,3 +274,24 @@ def test_rack_tiles_parse_like_the_board():
     assert parse_tiles("éa*?", language, "rack") == "AE??"
     with pytest.raises(UserError, match="'7' is not a letter"):
         parse_tiles("A7", language, "rack")
+
+
+def test_leave_tables_are_read_and_checked(tmp_path):
+    from lexforge.players import read_leaves
+
+    table = tmp_path / "leaves.tsv"
+    table.write_text("# tiles value\n?S\t25.5\nQ -7\n", encoding="utf-8")
+    assert read_leaves(str(table)) == {"S?": 25.5, "Q": -7.0}
+    table.write_text("?S 25.5\nQ\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"leaves\.tsv: line 2: expected TILES VALUE"):
+        read_leaves(str(table))
+
+
+def test_an_equity_game_on_the_command_line(build_dir, tmp_path):
+    table = tmp_path / "leaves.tsv"
+    table.write_text("? 20\nS 8\nQ -7\n", encoding="utf-8")
+    done = run(
+        "scrabble", "play", "--players", "equity,greedy", "--leaves", str(table), "--lexicon", "en"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith(">equity1: ")
