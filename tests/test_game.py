@@ -295,3 +295,15 @@ def test_an_equity_game_on_the_command_line(build_dir, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith(">equity1: ")
+
+
+def test_three_players_conserve_tiles_and_settle_the_end():
+    lexicon = small_lexicon("en")
+
+    def conserved(event: gcg.Event, game: Game) -> None:
+        assert in_play(game) == distribution(lexicon)
+
+    seats = [Greedy("a"), Greedy("b"), Greedy("c")]
+    result = play_game(lexicon, seats, seed=11, on_turn=conserved)
+    assert [e.player for e in result.record.events[:3]] == [0, 1, 2]
+    assert_end_accounting(lexicon, result)
