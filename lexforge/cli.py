@@ -371,6 +371,13 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
             return
 
     def text_out(out: TextIO) -> None:
+        if record := summary.get("gcg"):
+            scores = "–".join(map(str, record["scores"]))
+            played = f"; played {record['played']}" if record["played"] else ""
+            out.write(
+                f"# turn {record['turn']}: {record['player']} to play {record['rack']} "
+                f"(scores {scores}){played}\n"
+            )
         out.writelines(f"{row[-1]} {row[0]}\n" for row in found.rows)
 
     answer(args, found, text_out)

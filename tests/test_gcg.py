@@ -166,6 +166,11 @@ def test_gcg_on_the_command_line(build_dir, tmp_path):
         "played": "K3 DIF 29",
     }
     assert data["moves"] == len(data["results"]) > 0
+    text = run("scrabble", "--gcg", game, "--turn", "5", "--lexicon", "en", "--top", "1").stdout
+    assert (
+        text.splitlines()[0]
+        == "# turn 5: Quackle to play DFGINPS (scores 66–139); played K3 DIF 29"
+    )
     bad = tmp_path / "bad.gcg"
     bad.write_text(BASE + ">a: AB 8H AB +9 9\n")
     fails_in_one_line(run("scrabble", "--gcg", str(bad), "--lexicon", "en"), "bad.gcg: line 3:")
