@@ -17,6 +17,7 @@ from lexforge.lexicon import Lexicon
 from lexforge.output import Answer
 
 if TYPE_CHECKING:
+    from lexforge.game import Result, Standing
     from lexforge.scrabble import Board, MoveList
 
 
@@ -170,13 +171,25 @@ def ruzzle_answer(
 
 
 def scrabble_answer(
-    lexicon: Lexicon, board: Board, rack: str, *, top: int = 20, layout: str | None = None
+    lexicon: Lexicon,
+    board: Board,
+    rack: str,
+    *,
+    top: int = 20,
+    layout: str | None = None,
+    source: str = "board",
 ) -> tuple[Answer, MoveList]:
     """The ``top`` best moves of ``rack`` on ``board`` (0: all), best first, and every legal
-    move (compact: ``Move`` objects are built only for those shown)."""
+    move (compact: ``Move`` objects are built only for those shown). A board no game reaches
+    (tiles off the start square or apart, more tiles than the set with the rack) is a
+    UserError naming ``source``."""
     from lexforge import scrabble
+    from lexforge.plays import parse_tiles
+    from lexforge.tiles import check_connected, check_tiles
 
-    moves = scrabble.generate(lexicon, board, rack)
+    moves = scrabble.generate(lexicon, board, rack)  # first: its rack errors come first
+    check_connected(board, source)
+    check_tiles(board, parse_tiles(rack, lexicon.language, "rack"), lexicon.language, source)
     rows = [
         (
             m.score,
@@ -186,12 +199,49 @@ def scrabble_answer(
             m.col,
             "across" if m.across else "down",
             [list(tile) for tile in m.placed],
+            m.notation,
         )
         for m in moves.best(top or None)
     ]
-    columns = ("score", "position", "word", "row", "col", "direction", "placed")
+    columns = ("score", "position", "word", "row", "col", "direction", "placed", "notation")
     query = {"rack": rack, "top": top, "layout": layout}
     return Answer("scrabble", lexicon.name, query, columns, rows, {"moves": len(moves)}), moves
+
+
+def game_answer(lexicon: Lexicon, result: Result, seed: int) -> Answer:
+    """A finished game: per player, its nickname, final score and bingos; the summary holds
+    the number of turns and the winners."""
+    nicks = [nick for nick, _ in result.record.players]
+    rows = [
+        (nick, score, bingos)
+        for nick, score, bingos in zip(nicks, result.scores, result.bingos, strict=True)
+    ]
+    summary = {"turns": result.turns, "winners": [nicks[i] for i in result.winners()]}
+    query = {"players": nicks, "seed": seed}
+    return Answer(
+        "scrabble-play", lexicon.name, query, ("player", "score", "bingos"), rows, summary
+    )
+
+
+def selfplay_answer(lexicon: Lexicon, standings: list[Standing], games: int, seed: int) -> Answer:
+    """Per seat over ``games`` games: wins (ties half), win rate and its 95 % Wilson interval,
+    mean score, bingos per game."""
+    columns = (
+        "player",
+        "games",
+        "wins",
+        "win_rate",
+        "low",
+        "high",
+        "mean_score",
+        "bingos_per_game",
+    )
+    rows = [
+        (s.player, s.games, s.wins, s.win_rate, s.low, s.high, s.mean_score, s.bingos_per_game)
+        for s in standings
+    ]
+    query = {"players": [s.player for s in standings], "games": games, "seed": seed}
+    return Answer("scrabble-selfplay", lexicon.name, query, columns, rows)
 
 
 def generate_answer(

@@ -333,17 +333,7 @@ def check_show_format(args: argparse.Namespace) -> None:
 
 def write_svg(spec: str, svg: str) -> None:
     """Write ``--svg FILE`` atomically; UserError naming the file when it cannot be."""
-    from lexforge.atomic import atomic_open
-
-    try:
-        if not Path(spec).resolve().parent.is_dir():
-            raise UserError(f"{spec}: cannot write the picture (no such directory)")
-        with atomic_open(spec) as handle:
-            handle.write(svg)
-    except OSError as error:
-        raise UserError(f"{spec}: cannot write the picture ({error.strerror})") from None
-    except ValueError:  # a NUL byte in the name
-        raise UserError(f"{spec!r}: cannot write the picture (not a valid file name)") from None
+    write_text(spec, svg, "the picture")
 
 
 def cmd_scrabble(args: argparse.Namespace) -> None:
@@ -351,9 +341,21 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
     from lexforge.answers import scrabble_answer
 
     lexicon = load_lexicon(args)
-    text, source, _ = read_board(args.board)
-    board = scrabble.parse_board(text, lexicon.language, scrabble.load_layout(args.layout), source)
-    found, moves = scrabble_answer(lexicon, board, args.rack, top=args.top, layout=args.layout)
+    layout = scrabble.load_layout(args.layout)
+    if args.gcg is not None:
+        board, rack, summary, source = gcg_position(args, lexicon, layout)
+    else:
+        if args.turn is not None:
+            raise UserError("--turn N picks a turn of a game record: give --gcg FILE")
+        if args.rack is None:
+            raise UserError("give the rack: --rack LETTERS (or a game record: --gcg FILE)")
+        text, source, _ = read_board(args.board or "-")
+        board = scrabble.parse_board(text, lexicon.language, layout, source)
+        rack, summary = args.rack, {}
+    found, moves = scrabble_answer(
+        lexicon, board, rack, top=args.top, layout=args.layout, source=source
+    )
+    found.summary.update(summary)
     if args.show is not None or args.svg is not None:
         check_show_format(args)
         from lexforge import picture
@@ -369,9 +371,152 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
             return
 
     def text_out(out: TextIO) -> None:
-        out.writelines(f"{row[0]}\t{row[1]}\t{row[2]}\n" for row in found.rows)
+        if record := summary.get("gcg"):
+            scores = "–".join(map(str, record["scores"]))
+            played = f"; played {record['played']}" if record["played"] else ""
+            out.write(
+                f"# turn {record['turn']}: {record['player']} to play {record['rack']} "
+                f"(scores {scores}){played}\n"
+            )
+        out.writelines(f"{row[-1]} {row[0]}\n" for row in found.rows)
 
     answer(args, found, text_out)
+
+
+def gcg_position(args: argparse.Namespace, lexicon: Lexicon, layout) -> tuple:
+    """``--gcg FILE [--turn N]``: the board and the rack of the player to move (``--rack``
+    overrides it), the answer's ``gcg`` summary, and the name to report the file by."""
+    from lexforge import gcg
+
+    if args.board is not None:
+        raise UserError("--gcg sets up the board: give no BOARD argument with it")
+    spec = args.gcg
+    try:
+        data = sys.stdin.buffer.read() if spec == "-" else Path(spec).read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{spec}: file not found") from None
+    except (OSError, ValueError) as error:
+        raise UserError(f"{spec}: cannot read ({error})") from None
+    source = "<stdin>" if spec == "-" else spec
+    record = gcg.parse_record(gcg.decode(data, source), source)
+    position = gcg.replay(record, lexicon.language, layout, args.turn, source)
+    rack = args.rack or position.rack
+    nick = record.players[position.player][0]
+    if not rack:
+        raise UserError(
+            f"{source}: the record does not say {nick}'s rack at turn {position.turn}: "
+            "give --rack LETTERS"
+        )
+    recorded = position.recorded
+    played = None
+    if recorded is not None:
+        played = gcg.notation(recorded, position.board, lexicon.language)
+    summary = {
+        "gcg": {
+            "turn": position.turn,
+            "player": nick,
+            "rack": rack,
+            "scores": list(position.scores),
+            "played": played,
+        }
+    }
+    return position.board, rack, summary, source
+
+
+def cmd_scrabble_play(args: argparse.Namespace) -> None:
+    from functools import partial
+
+    from lexforge import game, picture, players
+    from lexforge.answers import game_answer
+    from lexforge.scrabble import load_layout
+
+    lexicon = load_lexicon(args)
+    kinds = players.player_kinds(args.players)
+    human = "human" in kinds
+    if human and args.output != "text":
+        raise UserError(f"a game with a human player is played in text, not --format {args.output}")
+    leaves = players.read_leaves(args.leaves) if args.leaves else None
+    colour = picture.use_colour(sys.stdout)
+
+    def human(name: str) -> players.Human:
+        draw = partial(picture.board_text, new={}, colour=colour)
+        return players.Human(name, input, sys.stdout, draw)
+
+    seats = [
+        players.make_player(kind, f"{kind}{number}", leaves=leaves, human=human)
+        for number, kind in enumerate(kinds, start=1)
+    ]
+    layout = load_layout(args.layout)
+
+    def show(event, state) -> None:
+        nick = state.players[event.player].name
+        sys.stdout.write(event.text(nick) + "\n")
+
+    result = game.play_game(
+        lexicon, seats, args.seed, layout=layout, on_turn=show if args.output == "text" else None
+    )
+    if args.gcg_out:
+        write_text(args.gcg_out, game_gcg(result), "the game record")
+    found = game_answer(lexicon, result, args.seed)
+
+    def text(out: TextIO) -> None:
+        for event in result.record.events[result.turns :]:
+            out.write(event.text(result.record.players[event.player][0]) + "\n")
+        for nick, score, bingos in found.rows:
+            out.write(f"{nick}\t{score}\t{bingos} bingos\n")
+
+    answer(args, found, text)
+
+
+def game_gcg(result) -> str:
+    from lexforge.gcg import format_record
+
+    return format_record(result.record)
+
+
+def write_text(spec: str, text: str, what: str) -> None:
+    """Write a file atomically; UserError naming it when it cannot be."""
+    from lexforge.atomic import atomic_open
+
+    try:
+        if not Path(spec).resolve().parent.is_dir():
+            raise UserError(f"{spec}: cannot write {what} (no such directory)")
+        with atomic_open(spec) as handle:
+            handle.write(text)
+    except OSError as error:
+        raise UserError(f"{spec}: cannot write {what} ({error.strerror})") from None
+    except ValueError:  # a NUL byte in the name
+        raise UserError(f"{spec!r}: cannot write {what} (not a valid file name)") from None
+
+
+def cmd_scrabble_selfplay(args: argparse.Namespace) -> None:
+    from lexforge import game, players
+    from lexforge.answers import selfplay_answer
+
+    lexicon = load_lexicon(args)
+    kinds = players.player_kinds(args.players)
+    if "human" in kinds:
+        raise UserError("selfplay is between computer players: greedy or equity")
+    leaves = players.read_leaves(args.leaves) if args.leaves else None
+
+    def seats() -> list:
+        return [
+            players.make_player(kind, f"{kind}{number}", leaves=leaves)
+            for number, kind in enumerate(kinds, start=1)
+        ]
+
+    standings = game.selfplay(lexicon, seats, args.games, args.seed)
+    found = selfplay_answer(lexicon, standings, args.games, args.seed)
+
+    def text(out: TextIO) -> None:
+        out.write(f"{args.games} games, seeds {args.seed}…{args.seed + args.games - 1}\n")
+        for s in standings:
+            out.write(
+                f"{s.player}\twins {s.win_rate:.1%} (95% CI {s.low:.1%}–{s.high:.1%})"
+                f"\tmean score {s.mean_score:.1f}\tbingos/game {s.bingos_per_game:.2f}\n"
+            )
+
+    answer(args, found, text)
 
 
 def cmd_generate(args: argparse.Namespace) -> None:
@@ -762,16 +907,51 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument(
         "board",
         nargs="?",
-        default="-",
         metavar="BOARD|FILE|-",
-        help="a file, '-' (stdin), or the board itself (rows separated by '/')",
+        help="a file, '-' (stdin, the default), or the board itself (rows separated by '/')",
     )
-    sub.add_argument("--rack", required=True, help="the rack's tiles (blanks: * or ?)")
+    sub.add_argument("--rack", help="the rack's tiles (blanks: * or ?)")
     sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard 15×15)")
     sub.add_argument(
         "--top", type=bounded(0), default=20, metavar="N", help="moves shown, best first (0: all)"
     )
+    sub.add_argument(
+        "--gcg", metavar="FILE", help="set up the position of a GCG game record ('-': stdin)"
+    )
+    sub.add_argument(
+        "--turn",
+        type=bounded(1),
+        metavar="N",
+        help="with --gcg: the position before turn N (default: after the last)",
+    )
     picture_options(sub, "board")
+
+    def game_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--players",
+            default="greedy,greedy",
+            metavar="KIND,KIND…",
+            help="two or more of greedy, equity, human (default: greedy,greedy)",
+        )
+        sub.add_argument("--seed", type=bounded(0), default=0, metavar="N", help="default 0")
+        sub.add_argument("--leaves", metavar="FILE", help="the equity player's leave table")
+        sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard)")
+
+    sub = command("scrabble-play", cmd_scrabble_play, "a game of Scrabble (= scrabble play)")
+    sub.prog = "lexforge scrabble play"
+    game_options(sub)
+    sub.add_argument("--gcg-out", metavar="FILE", help="write the game's record (GCG)")
+
+    sub = command(
+        "scrabble-selfplay",
+        cmd_scrabble_selfplay,
+        "N games between computer players (= scrabble selfplay)",
+    )
+    sub.prog = "lexforge scrabble selfplay"
+    game_options(sub)
+    sub.add_argument(
+        "--games", type=bounded(1, 1_000_000), default=100, metavar="N", help="default 100"
+    )
 
     sub = command("generate", cmd_generate, "random boards the other commands read")
     sub.add_argument("--rows", type=bounded(1, 64), default=4, metavar="N")
@@ -901,7 +1081,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+GAME_COMMANDS = ("play", "selfplay")  # ``scrabble play`` is the command ``scrabble-play``
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["scrabble"] and argv[1:2] and argv[1] in GAME_COMMANDS:
+        argv = [f"scrabble-{argv[1]}", *argv[2:]]
     args = build_parser().parse_args(argv)
     sys.stdout.reconfigure(encoding="utf-8")
     return report_user_errors(lambda: args.handler(args))

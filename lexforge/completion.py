@@ -13,7 +13,17 @@ from __future__ import annotations
 import argparse
 
 # Option values completed as file names (the rest complete as nothing, or their choices).
-FILE_OPTIONS = ("-d", "--layout", "--svg", "--values", "--lexicon", "-l")
+FILE_OPTIONS = (
+    "-d",
+    "--layout",
+    "--svg",
+    "--values",
+    "--lexicon",
+    "-l",
+    "--gcg",
+    "--gcg-out",
+    "--leaves",
+)
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

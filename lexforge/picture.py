@@ -197,7 +197,13 @@ def _placed(move: Any) -> dict[tuple[int, int], str]:
 def scrabble_text(board: Any, move: Any, *, colour: bool) -> str:
     """The board with column letters and row numbers; empty squares show their premium
     (``PREMIUM_MARK``), the move's tiles are ``[X]`` (or highlighted), a legend below."""
-    new = _placed(move)
+    picture = board_text(board, _placed(move), colour=colour)
+    return picture + f"{move.score}  {move.position}  {move.word}\n"
+
+
+def board_text(board: Any, new: dict[tuple[int, int], str], *, colour: bool) -> str:
+    """The board as ``scrabble_text`` draws it, with the tiles ``new`` ((row, col) → letter)
+    marked, and the legend."""
     lines = ["    " + "".join(f" {chr(ord('A') + c)} " for c in range(board.cols)).rstrip()]
     for row in range(board.rows):
         squares = []
@@ -216,7 +222,6 @@ def scrabble_text(board: Any, move: Any, *, colour: bool) -> str:
                 squares.append(f" {PREMIUM_MARK[premium]} ")
         lines.append(f"{row + 1:>3} " + "".join(squares).rstrip())
     lines.append(PREMIUM_LEGEND)
-    lines.append(f"{move.score}  {move.position}  {move.word}")
     return "\n".join(lines) + "\n"
 
 

@@ -114,8 +114,34 @@ class Move:
     def position(self) -> str:
         """Scrabble notation: row number first for an across move (``8H``), column letter
         first for a down move (``H8``)."""
-        column = chr(ord("A") + self.col)
-        return f"{self.row + 1}{column}" if self.across else f"{column}{self.row + 1}"
+        return position_name(self.row, self.col, self.across)
+
+    @property
+    def shown(self) -> str:
+        """The main word with the tiles already on the board in parentheses (``WO(R)D``);
+        blanks lowercase."""
+        new = {(r, c) for r, c, _ in self.placed}
+        parts, inside = [], False
+        for k, letter in enumerate(self.word):
+            square = (self.row, self.col + k) if self.across else (self.row + k, self.col)
+            old = square not in new
+            if old != inside:
+                parts.append("(" if old else ")")
+                inside = old
+            parts.append(letter)
+        return "".join(parts) + (")" if inside else "")
+
+    @property
+    def notation(self) -> str:
+        """Standard notation without the score: ``8H WO(R)D`` (across), ``H8 WO(R)D`` (down)."""
+        return f"{self.position} {self.shown}"
+
+
+def position_name(row: int, col: int, across: bool) -> str:
+    """A square in Scrabble notation, from 0-based row and column: row number first for an
+    across move (``8H``), column letter first for a down move (``H8``)."""
+    column = chr(ord("A") + col)
+    return f"{row + 1}{column}" if across else f"{column}{row + 1}"
 
 
 def _cells(line: str) -> list[str]:

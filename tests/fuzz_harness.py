@@ -158,7 +158,7 @@ COMMANDS: dict[str, tuple[st.SearchStrategy[list[str]], dict]] = {
     ),
     "scrabble": (
         st.one_of(st.just([]), grid_text.map(lambda t: [t.replace("\n", "/")])),
-        {"--rack": text, "--top": number, "--layout": text},
+        {"--rack": text, "--top": number, "--layout": text, "--gcg": text, "--turn": number},
     ),
     "generate": (
         st.just([]),

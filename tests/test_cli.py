@@ -116,7 +116,7 @@ def test_scrabble_best_moves_plain_and_json(build_dir):
     out = run(
         "scrabble", "-", "--lexicon", "fr", "--rack", "CHATONS", "--top", "2", stdin=EMPTY_BOARD
     ).stdout
-    assert out == "82\tH3\tCHATONS\n82\t8C\tCHATONS\n"
+    assert out == "H3 CHATONS 82\n8C CHATONS 82\n"  # standard notation, then the score
     data = json.loads(
         run(
             "scrabble", "-", "--lexicon", "fr", "--rack", "CHATON?", "--json", stdin=EMPTY_BOARD

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_fixtures import LANGUAGES, language, small_lexicon
+from test_cli import fails_in_one_line, run
 
-from lexforge import reference, scrabble
+from lexforge import plays, reference, scrabble, tiles
 from lexforge.errors import UserError
 from lexforge.lexicon import Lexicon
 
@@ -194,3 +195,89 @@ def test_generator_matches_the_python_generator_on_long_random_games(code, picks
         if not moves:
             break
         board = scrabble.play(board, moves[pick % len(moves)])
+
+
+def test_moves_print_in_standard_notation():
+    lex = Lexicon.from_words(["CHAT", "CHATS", "ACHAT"], FR)
+    board = scrabble.parse_board(CHAT_BOARD, FR, scrabble.parse_layout(SMALL_LAYOUT))
+    found = {m.notation: m.score for m in scrabble.find_moves(lex, board, "AS?")}
+    assert found["2A (CHAT)S"] == 10 and found["2A (CHAT)s"] == 9
+    assert "E1 A(T)S" not in found  # ATS is not a word here
+    move = scrabble.Move("ACHATs", 1, 0, True, 0, ((1, 0, "A"), (1, 5, "s")))
+    assert move.shown == "A(CHAT)s" and move.notation == "2A A(CHAT)s"
+    down = scrabble.Move("ACHAT", 0, 7, False, 0, ((0, 7, "A"), (2, 7, "H")))
+    assert down.notation == "H1 A(C)H(AT)"
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.sampled_from(LANGUAGES),
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=8),
+    st.integers(0, 1),
+    st.randoms(use_true_random=False),
+)
+def test_every_generated_move_reads_back_from_its_notation_with_the_same_score(
+    code, picks, blanks, rng
+):
+    """lexforge.plays (what replays records and judges human plays) against the compiled
+    generator: each move's notation reads back to the same tiles, passes the placement rules
+    and scores the same."""
+    lex = small_lexicon(code)
+    alphabet = lex.language.alphabet
+    tiles = {t: n for t, n in lex.language.tile_counts.items() if len(t) == 1 and t in alphabet}
+    board = scrabble.parse_board(EMPTY_15, lex.language, STANDARD)
+    for pick in picks:
+        rack = "".join(rng.choices(list(tiles), weights=list(tiles.values()), k=7 - blanks))
+        moves = scrabble.find_moves(lex, board, rack + "?" * blanks)
+        for move in moves[:40]:
+            position, word = move.notation.split()
+            placed, across = plays.read_play(board, position, word, lex.language)
+            assert sorted(placed) == sorted(move.placed)
+            plays.check_play(board, placed, across)
+            assert plays.score_play(board, placed, across, lex.language) == move.score
+        if not moves:
+            break
+        board = scrabble.play(board, moves[pick % len(moves)])
+
+
+def test_positions_no_game_reaches_are_refused_in_one_line():
+    en = language("en")
+    layout = scrabble.load_layout(None)
+    off_centre = scrabble.parse_board(EMPTY_15.replace("." * 15, "CAT" + "." * 12, 1), en, layout)
+    with pytest.raises(UserError, match=r"start square \(8H\) is empty"):
+        tiles.check_connected(off_centre, "b.txt")
+    rows = ["." * 15] * 15
+    rows[7] = ".......CAT....."
+    rows[2] = "..DOG.........."
+    apart = scrabble.parse_board("\n".join(rows), en, layout)
+    with pytest.raises(UserError, match="tile at 3C is not connected to the start square"):
+        tiles.check_connected(apart, "b.txt")
+    rows[2] = "." * 15
+    rows[7] = "...ZZZZ........"  # one Z and two blanks in the set: a fourth Z cannot be
+    crowded = scrabble.parse_board("\n".join(rows), en, layout)
+    with pytest.raises(UserError, match=r"4 Z \(the set has 1\)"):
+        tiles.check_tiles(crowded, "", en, "b.txt")
+    rows[7] = "....ZZZ........"  # the extra two can be blanks written uppercase
+    tiles.check_tiles(scrabble.parse_board("\n".join(rows), en, layout), "", en, "b.txt")
+    with pytest.raises(UserError, match="the board and rack hold more tiles"):
+        tiles.check_tiles(scrabble.parse_board("\n".join(rows), en, layout), "?", en, "b.txt")
+    rows[7] = "....QaT........"
+    board = scrabble.parse_board("\n".join(rows), en, layout)
+    with pytest.raises(UserError, match="3 blanks"):
+        tiles.check_tiles(board, "??", en, "b.txt")
+
+
+@pytest.mark.parametrize(
+    ("board", "rack", "fragment"),
+    [
+        ("\n".join(["." * 15] * 14 + ["." * 14]), "AB", "row 15 has 14 squares"),  # ragged
+        ("\n".join(["." * 15] * 7 + [".....ZZZZ......"] + ["." * 15] * 7), "AB", "4 Z"),
+        ("\n".join(["CAT" + "." * 12] + ["." * 15] * 14), "AB", "start square (8H) is empty"),
+        ("\n".join(["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7), "QQ", "2 Q"),
+        ("\n".join(["." * 15] * 15), "EEEEEEE?", "8 tiles"),
+    ],
+)
+def test_bad_boards_and_racks_on_the_command_line(build_dir, board, rack, fragment):
+    fails_in_one_line(
+        run("scrabble", "-", "--rack", rack, "--lexicon", "en", stdin=board), fragment
+    )
