@@ -138,7 +138,7 @@ def json_objects(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[
         "{" + ",".join(encode_basestring(c).replace("%", "%%") + ":%s" for c in columns) + "}"
     )
     encoded = (_column(values, _ENCODER.encode, plain=False) for values in zip(*rows, strict=True))
-    return [template % row for row in zip(*encoded, strict=True)]
+    return list(map(template.__mod__, zip(*encoded, strict=True)))
 
 
 def _column(values: tuple[Any, ...], encode: Callable[[Any], str], *, plain: bool) -> list[str]:

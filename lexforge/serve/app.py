@@ -437,12 +437,12 @@ def create_app(
                 allow_headers=["Content-Type"],
             )
         )
-    routes = [
+    routes = [  # the queries first: most requests are queries, and routes are tried in order
+        Route("/api/lexicons/{lexicon}/{command}", query, methods=["GET", "POST"]),
         Route("/", page),
         Route("/openapi.json", openapi),
         Route("/api/lexicons", lexicons),
         Route("/api/layout", layout),
-        Route("/api/lexicons/{lexicon}/{command}", query, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

@@ -37,7 +37,9 @@ def run(app: Any, sock: socket.socket, workers: int = 1) -> None:
     """Serve ``app`` on ``sock`` until interrupted (SIGINT or SIGTERM)."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    # No proxy in front (the server binds where it is asked, localhost by default): trust no
+    # X-Forwarded-* header, and skip that middleware's work on every request.
+    config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False)
     if workers == 1:
         uvicorn.Server(config).run(sockets=[sock])
         return
