@@ -428,6 +428,7 @@ def cmd_scrabble_play(args: argparse.Namespace) -> None:
 
     from lexforge import game, picture, players
     from lexforge.answers import game_answer
+    from lexforge.leaves import check_leaves, load_leaves
     from lexforge.scrabble import load_layout
 
     lexicon = load_lexicon(args)
@@ -435,7 +436,9 @@ def cmd_scrabble_play(args: argparse.Namespace) -> None:
     human = "human" in kinds
     if human and args.output != "text":
         raise UserError(f"a game with a human player is played in text, not --format {args.output}")
-    leaves = players.read_leaves(args.leaves) if args.leaves else None
+    leaves = load_leaves(args.leaves) if args.leaves else None
+    if leaves is not None:
+        check_leaves(leaves, lexicon.language, args.leaves)
     colour = picture.use_colour(sys.stdout)
 
     def human(name: str) -> players.Human:
@@ -492,12 +495,15 @@ def write_text(spec: str, text: str, what: str) -> None:
 def cmd_scrabble_selfplay(args: argparse.Namespace) -> None:
     from lexforge import game, players
     from lexforge.answers import selfplay_answer
+    from lexforge.leaves import check_leaves, load_leaves
 
     lexicon = load_lexicon(args)
     kinds = players.player_kinds(args.players)
     if "human" in kinds:
         raise UserError("selfplay is between computer players: greedy or equity")
-    leaves = players.read_leaves(args.leaves) if args.leaves else None
+    leaves = load_leaves(args.leaves) if args.leaves else None
+    if leaves is not None:
+        check_leaves(leaves, lexicon.language, args.leaves)
 
     def seats() -> list:
         return [
@@ -934,7 +940,11 @@ def build_parser() -> argparse.ArgumentParser:
             help="two or more of greedy, equity, human (default: greedy,greedy)",
         )
         sub.add_argument("--seed", type=bounded(0), default=0, metavar="N", help="default 0")
-        sub.add_argument("--leaves", metavar="FILE", help="the equity player's leave table")
+        sub.add_argument(
+            "--leaves",
+            metavar="FILE",
+            help="the equity player's leave values: a model (snakemake leaves) or a table",
+        )
         sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard)")
 
     sub = command("scrabble-play", cmd_scrabble_play, "a game of Scrabble (= scrabble play)")

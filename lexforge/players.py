@@ -1,25 +1,26 @@
-"""The players of lexforge.game: ``greedy``, ``equity`` (with a leave table) and ``human``.
+"""The players of lexforge.game: ``greedy``, ``equity`` (with leave values) and ``human``.
 
 * ``greedy`` plays the best-scoring move (ties: lexforge.scrabble's order); with no move it
   exchanges its whole rack while the bag allows, else passes.
-* ``equity`` plays the move, exchange or pass of highest score + leave value, where the leave
-  value of the tiles kept comes from a table (a file of ``TILES<TAB>VALUE`` lines, tiles sorted
-  with ``?`` for blanks; a leave the table lacks is worth 0). The table is an input: lexforge
-  ships none yet (issue 11, point 5 learns it by self-play).
+* ``equity`` plays the move or exchange of highest score + leave value, the value of the tiles
+  kept (lexforge.leaves: a table, or a model ``snakemake leaves`` learns by self-play); ties go
+  to moves, in the generator's order. With the bag empty nothing is drawn after the turn, so it
+  plays the best score, as ``greedy``; it passes only when it can neither play nor exchange.
 * ``human`` draws the board on a terminal and reads the turn in notation (``8H WORD``,
   ``-ABC``, ``-``; lexforge.plays); a play that is not legal gets one line and a new prompt.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from itertools import combinations
-from pathlib import Path
 from typing import TextIO
 
 from lexforge import scrabble
 from lexforge.errors import UserError, one_line
-from lexforge.game import Player, View, sort_rack
+from lexforge.game import Player, View
+from lexforge.leaves import Leaves
 from lexforge.plays import (
     Action,
     Exchange,
@@ -50,51 +51,38 @@ class Greedy:
 
 
 class Equity:
-    """Score + the leave's value from ``leaves`` (sorted tiles → points)."""
+    """Score + the leave's value from ``leaves``."""
 
-    def __init__(self, name: str, leaves: dict[str, float]) -> None:
+    def __init__(self, name: str, leaves: Leaves) -> None:
         self.name = name
         self.leaves = leaves
 
-    def leave(self, tiles: str) -> float:
-        return self.leaves.get(sort_rack(tiles), 0.0)
-
     def choose(self, view: View) -> Action:
-        best: tuple[float, int, Action] = (self.leave(view.rack), 0, Pass())
-        for i, move in enumerate(scrabble.generate(view.lexicon, view.board, view.rack)):
-            kept = rack_after(view.rack, placed_tiles(move.placed))
-            best = max(best, (move.score + self.leave(kept), -i - 1, move), key=_first_two)
+        moves = scrabble.generate(view.lexicon, view.board, view.rack)
+        if not view.bag:
+            return moves.best(1)[0] if len(moves) else Pass()
+        # Each multiset of kept tiles once (the rack is sorted, so each comes out sorted).
+        kept_value = {
+            "".join(kept): self.leaves.value("".join(kept))
+            for size in range(len(view.rack))
+            for kept in sorted(set(combinations(view.rack, size)))
+        }
+        best: tuple[float, int] = (-math.inf, 0)  # (equity, preference: moves first, in order)
+        action: Action | int = Pass()
         if view.can_exchange:
-            for size in range(len(view.rack)):  # tiles kept
-                for kept in sorted(set(combinations(view.rack, size))):
-                    given = rack_after(view.rack, "".join(kept))
-                    option = (self.leave("".join(kept)), -(10**6) - size, Exchange(given))
-                    best = max(best, option, key=_first_two)
-        return best[2]
-
-
-def _first_two(option: tuple[float, int, Action]) -> tuple[float, int]:
-    return option[0], option[1]
-
-
-def read_leaves(path: str) -> dict[str, float]:
-    """A leave table file (see the module docstring); UserError naming the line."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, ValueError) as error:
-        raise UserError(f"{path}: cannot read the leave table ({error})") from None
-    leaves = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = line.split()
-        try:
-            if len(parts) != 2:
-                raise ValueError
-            leaves[sort_rack(parts[0].upper())] = float(parts[1])
-        except ValueError:
-            raise UserError(f"{path}: line {number}: expected TILES VALUE (e.g. ?S 25.5)") from None
-    return leaves
+            for kept, value in kept_value.items():
+                option = (value, -(10**6) - len(kept))
+                if option > best:
+                    best, action = option, Exchange(rack_after(view.rack, kept))
+        ceiling = max(kept_value.values())  # no leave is worth more: later moves cannot win
+        for i in range(len(moves)):
+            score = moves.score(i)
+            if (score + ceiling, -i - 1) < best:
+                break
+            option = (score + kept_value[rack_after(view.rack, moves.tiles(i))], -i - 1)
+            if option > best:
+                best, action = option, i
+        return moves[action] if isinstance(action, int) else action
 
 
 class Human:
@@ -146,7 +134,7 @@ def make_player(
     kind: str,
     name: str,
     *,
-    leaves: dict[str, float] | None = None,
+    leaves: Leaves | None = None,
     human: Callable[[str], Human] | None = None,
 ) -> Player:
     """A player of ``kind`` (one of ``KINDS``); ``human`` makes the human one (it needs a
@@ -155,7 +143,7 @@ def make_player(
         return Greedy(name)
     if kind == "equity":
         if leaves is None:
-            raise UserError("an equity player needs a leave table (--leaves FILE)")
+            raise UserError("an equity player needs leave values (--leaves FILE)")
         return Equity(name, leaves)
     if kind == "human" and human is not None:
         return human(name)

@@ -356,6 +356,16 @@ class MoveList(Sequence[Move]):
             placed.append((r, c, letter))
         return Move("".join(word), row, col, bool(across), score, tuple(placed))
 
+    def tiles(self, i: int) -> str:
+        """The rack tiles move ``i`` places (its letters, ``?`` for each blank), without
+        building the ``Move``."""
+        base = i * self.stride + _scrabble.HEADER_INTS
+        return "".join(
+            "?" if code >= _scrabble.BLANK_FLAG else self.letters[code]
+            for code in self.records[base : base + self.stride - _scrabble.HEADER_INTS]
+            if code >= 0
+        )
+
     def best(self, top: int | None = None) -> list[Move]:
         """The first ``top`` moves best first (all with None), ties broken by word: only the
         moves scoring at least the ``top``-th best score become ``Move`` objects."""
