@@ -105,13 +105,12 @@ class Sums:
         return self.xtx[0][0]
 
     def add(self, features: list[int], target: int) -> None:
-        x = [1, *features]
-        for i, xi in enumerate(x):
-            if xi:
-                self.xty[i] += xi * target
-                row = self.xtx[i]
-                for j, xj in enumerate(x):
-                    row[j] += xi * xj
+        x = [(i, xi) for i, xi in enumerate([1, *features]) if xi]
+        for i, xi in x:
+            self.xty[i] += xi * target
+            row = self.xtx[i]
+            for j, xj in x:
+                row[j] += xi * xj
 
     def merge(self, other: Sums) -> None:
         if other.size != self.size:

@@ -19,6 +19,7 @@ from test_cli import fails_in_one_line, run
 from lexforge import gcg, reference, scrabble
 from lexforge.errors import UserError
 from lexforge.game import Game, Result, View, play_game, rack_value, wilson
+from lexforge.leaves import LeaveTable, load_leaves
 from lexforge.lexicon import Lexicon
 from lexforge.players import Equity, Greedy, Human
 from lexforge.plays import BLANK, Exchange, Pass, parse_tiles
@@ -219,9 +220,9 @@ def test_equity_player_weighs_the_leave():
     view = View(lexicon, board, "ACHSTX?", 80, (0, 0), 0)
     greedy = Greedy("g").choose(view)
     assert greedy.word in ("CHATS", "CHATs")
-    plain = Equity("e", {}).choose(view)
+    plain = Equity("e", LeaveTable({})).choose(view)
     assert plain.score == greedy.score  # no leave values: the best score
-    keeps_s = Equity("e", {"SX?": 100.0}).choose(view)
+    keeps_s = Equity("e", LeaveTable({"SX?": 100.0})).choose(view)
     assert keeps_s.word == "CHAT" or isinstance(keeps_s, Exchange)
 
 
@@ -260,7 +261,7 @@ def test_play_and_selfplay_on_the_command_line(build_dir, tmp_path):
     [
         (["scrabble", "play", "--players", "greedy"], "two or more players"),
         (["scrabble", "play", "--players", "greedy,wizard"], "'wizard' is not one of"),
-        (["scrabble", "play", "--players", "equity,greedy"], "leave table"),
+        (["scrabble", "play", "--players", "equity,greedy"], "leave values"),
         (["scrabble", "selfplay", "--players", "human,greedy"], "computer players"),
         (["scrabble", "play", "--players", "human,greedy", "--json"], "played in text"),
     ],
@@ -277,14 +278,12 @@ def test_rack_tiles_parse_like_the_board():
 
 
 def test_leave_tables_are_read_and_checked(tmp_path):
-    from lexforge.players import read_leaves
-
     table = tmp_path / "leaves.tsv"
     table.write_text("# tiles value\n?S\t25.5\nQ -7\n", encoding="utf-8")
-    assert read_leaves(str(table)) == {"S?": 25.5, "Q": -7.0}
+    assert load_leaves(str(table)) == LeaveTable({"S?": 25.5, "Q": -7.0})
     table.write_text("?S 25.5\nQ\n", encoding="utf-8")
     with pytest.raises(UserError, match=r"leaves\.tsv: line 2: expected TILES VALUE"):
-        read_leaves(str(table))
+        load_leaves(str(table))
 
 
 def test_an_equity_game_on_the_command_line(build_dir, tmp_path):

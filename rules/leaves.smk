@@ -1,0 +1,70 @@
+# Leave values (`snakemake leaves`; not part of `all`): greedy self-play games per lexicon in
+# shards (one job each), merged per lexicon into the equity player's leave model
+# build/leaves/<lexicon>/leaves.json and its manifest. config.yaml's `leaves` says how many and
+# which; README, "Leave values".
+from pipeline.leavesconfig import leaves_config
+
+try:
+    LEAVES = leaves_config(config.get("leaves", {}), BUILD)
+except UserError as error:
+    sys.exit(f"lexforge: {error}")
+
+
+def leave_shards(wildcards):
+    return [
+        f"build/work/{wildcards.lexicon}/leaves/{shard}.json" for shard in range(LEAVES.shards)
+    ]
+
+
+rule leaves_shard:
+    input:
+        manifest="build/stage/{lexicon}/manifest.json",
+        validation="build/stage/{lexicon}/validation.json",
+    output:
+        "build/work/{lexicon}/leaves/{shard}.json",
+    wildcard_constraints:
+        shard=r"\d+",
+    params:
+        code=code_hash("pipeline.leaves"),
+        run=repr((LEAVES.seed, LEAVES.games_per_shard)),
+    threads: 1
+    resources:
+        mem_mb=512,  # max_rss about 120 MB (en, 1,000 games)
+        runtime=30,  # minutes: about 18 s of one core per 1,000 games
+    log:
+        "build/logs/leaves/{lexicon}/{shard}.log",
+    benchmark:
+        "build/benchmarks/leaves/{lexicon}/{shard}.tsv"
+    shell:
+        "{PYTHON} -m pipeline.leaves shard --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
+        " --shard {wildcards.shard} --lexicon-dir build/stage/{wildcards.lexicon} --out {output}"
+        " 2> {log}"
+
+
+rule leaves_merge:
+    input:
+        manifest="build/stage/{lexicon}/manifest.json",
+        shards=leave_shards,
+    output:
+        model="build/leaves/{lexicon}/leaves.json",
+        manifest="build/leaves/{lexicon}/manifest.json",
+    params:
+        code=code_hash("pipeline.leaves"),
+        run=repr((LEAVES.seed, LEAVES.games_per_shard, LEAVES.shards)),
+    threads: 1
+    resources:
+        mem_mb=512,
+        runtime=10,
+    log:
+        "build/logs/leaves/{lexicon}.log",
+    benchmark:
+        "build/benchmarks/leaves/{lexicon}.tsv"
+    shell:
+        "{PYTHON} -m pipeline.leaves merge --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
+        " --lexicon-dir build/stage/{wildcards.lexicon} --out {output.model}"
+        " --manifest {output.manifest} {input.shards} 2> {log}"
+
+
+rule leaves:
+    input:
+        expand("build/leaves/{lexicon}/leaves.json", lexicon=LEAVES.lexicons),
