@@ -125,6 +125,10 @@ def _read_shard(path: Path) -> tuple[int, dict[str, Any]]:
         data = json.loads(path.read_bytes())
         if data.get("format") != SHARD_FORMAT:
             raise ValueError(f"format {data.get('format')!r}")
+        keys = ("lexicon", "seed", "games", "features", "size", "xtx", "xty")
+        missing = [key for key in keys if key not in data]
+        if missing:
+            raise ValueError(f"no {missing[0]!r}")
         return int(data["first_game"]), data
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise UserError(f"{path}: not a leave shard ({error})") from None

@@ -17,6 +17,7 @@ from solver_fixtures import small_lexicon
 from test_cli import fails_in_one_line, run
 
 from lexforge import reference, scrabble
+from lexforge.errors import UserError
 from lexforge.game import Game, View, sort_rack
 from lexforge.language import Language
 from lexforge.leaves import Features, LeaveModel, Sums, fit, load_leaves
@@ -171,10 +172,14 @@ def test_shard_count_does_not_change_the_model(tmp_path):
     assert json.loads(texts[0])["games"] == 6
     # A shard missing, or one of another run: one line each.
     config = LeavesConfig(("en-sample",), seed=5, shards=2, games_per_shard=3)
-    with pytest.raises(Exception, match="the shards hold 3 games, the configuration 6"):
+    with pytest.raises(UserError, match="the shards hold 3 games, the configuration 6"):
         merge(lexicon, "en-sample", config, [tmp_path / "2-0/0.json"])
-    with pytest.raises(Exception, match="starts at game 2, not 0"):
+    with pytest.raises(UserError, match="starts at game 2, not 0"):
         merge(lexicon, "en-sample", config, [tmp_path / "3-1/1.json"])
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "lexforge-leave-sums/1", "first_game": 0}', encoding="utf-8")
+    with pytest.raises(UserError, match=r"broken\.json: not a leave shard \(no 'lexicon'\)"):
+        merge(lexicon, "en-sample", config, [broken])
 
 
 @pytest.mark.parametrize(
