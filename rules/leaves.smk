@@ -29,8 +29,8 @@ rule leaves_shard:
         run=repr((LEAVES.seed, LEAVES.games_per_shard)),
     threads: 1
     resources:
-        mem_mb=512,  # max_rss about 120 MB (en, 1,000 games)
-        runtime=30,  # minutes: about 18 s of one core per 1,000 games
+        mem_mb=512,  # max_rss about 50 MB (en): the rows are summed game by game
+        runtime=30,  # minutes: about 20 s of one core per 1,000 games (en)
     log:
         "build/logs/leaves/{lexicon}/{shard}.log",
     benchmark:
