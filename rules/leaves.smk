@@ -29,8 +29,8 @@ rule leaves_shard:
         run=repr((LEAVES.seed, LEAVES.games_per_shard)),
     threads: 1
     resources:
-        mem_mb=512,  # max_rss about 50 MB (en): the rows are summed game by game
-        runtime=30,  # minutes: about 20 s of one core per 1,000 games (en)
+        mem_mb=512,  # max_rss 52–127 MB (it the most): rows are summed game by game
+        runtime=30,  # minutes: 13–21 s per 1,000 games (build/benchmarks/leaves/)
     log:
         "build/logs/leaves/{lexicon}/{shard}.log",
     benchmark:
