@@ -71,9 +71,7 @@ def corpus_config(data: dict[str, Any], build: BuildConfig) -> CorpusConfig:
         values["puzzle_band"] = tuple(puzzles["band"])
     corpus = CorpusConfig(lexicons=names, **values)
     if corpus.puzzle_kind not in corpus.kinds:
-        raise UserError(
-            f"{where}/puzzles/kind: '{corpus.puzzle_kind}' is not a kind of corpus/kinds"
-        )
+        raise UserError(f"{where}/puzzles/kind: no kind '{corpus.puzzle_kind}' in corpus/kinds")
     for name in names:
         if corpus.puzzle_kind not in corpus.kinds_of(build.lexicons[name]):
             raise UserError(
