@@ -7,7 +7,9 @@ the efficiency (speed-up over the 1-job run, divided by the jobs). Asserts nothi
 Runs in a temporary tree whose build/ hard-links the repository's (the lexicon must be built),
 so only the corpus jobs run. Two figures per run: the wall time of the whole `snakemake`
 (planning and every job's start included: what a user waits for), and the boards per second
-of the shard jobs alone (their benchmark files: the solving itself).
+of the shard jobs (their benchmark files: a job's start, the lexicon's opening and the
+solving). Last, the solving alone: one shard of each kind generated and solved in this process
+(``pipeline.corpus.shard_table``), boards per second on one core.
 """
 
 from __future__ import annotations
@@ -25,8 +27,12 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # pipeline/, and the test cluster
 from slurm_cluster import ClusterUnavailable, local_cluster  # noqa: E402
+
+from lexforge import Lexicon  # noqa: E402
+from pipeline.corpus import shard_table  # noqa: E402
+from pipeline.corpusconfig import BoardKind, CorpusConfig  # noqa: E402
 
 KINDS = {
     "boggle-4x4": {"game": "boggle", "rows": 4, "cols": 4},
@@ -77,7 +83,15 @@ def main() -> None:
     parser.add_argument("--lexicon", default="en")
     parser.add_argument("--shards", type=int, default=8)
     parser.add_argument("--boards", type=int, default=2000, help="boards per shard")
+    parser.add_argument("--solving-only", action="store_true", help="skip the workflow runs")
     args = parser.parse_args()
+    if not args.solving_only:
+        run_workflow(args)
+    solving_alone(args)
+
+
+def run_workflow(args: argparse.Namespace) -> None:
+    """The same `snakemake corpus` with 1 and 2 local jobs and 2 SLURM jobs."""
     total = args.shards * args.boards * len(KINDS)
     print(
         f"corpus of {args.lexicon}: {', '.join(KINDS)}; {args.shards} shards × {args.boards:,}"
@@ -107,6 +121,23 @@ def main() -> None:
                 f"{name:<16} {wall:>7.1f} {rate:>9,.0f} {rate / base / jobs:>10.0%}"
                 f" {shard_seconds:>8.1f} {total / shard_seconds:>12,.0f}"
             )
+
+
+def solving_alone(args: argparse.Namespace) -> None:
+    """One shard of each kind generated and solved in this process."""
+    lexicon = Lexicon.open(ROOT / "build" / args.lexicon)
+    kinds = {**KINDS, "boggle-5x5": {"game": "boggle", "rows": 5, "cols": 5}}
+    config = CorpusConfig(
+        lexicons=(args.lexicon,),
+        shards=1,
+        boards_per_shard=args.boards,
+        kinds={name: BoardKind(**kind) for name, kind in kinds.items()},
+    )
+    for kind in kinds:
+        start = time.perf_counter()
+        table = shard_table(lexicon, config, args.lexicon, kind, 0)
+        seconds = time.perf_counter() - start
+        print(f"solving alone, {kind}: {len(table) / seconds:,.0f} boards/s on one core")
 
 
 if __name__ == "__main__":

@@ -62,6 +62,19 @@ def test_same_seed_same_file_whatever_the_shard_count(en, tmp_path, kind):
     assert len({row["board"] for row in rows}) == 60
 
 
+def test_row_groups_do_not_follow_the_shards(en, tmp_path, monkeypatch):
+    """The merge cuts fixed row groups across shard boundaries (7 rows here, for 20- and
+    30-board shards), so the file still does not depend on the shard count."""
+    import pipeline.corpus
+
+    monkeypatch.setattr(pipeline.corpus, "ROW_GROUP", 7)
+    two = build_corpus(en, corpus(2, 30), "boggle-4x4", tmp_path / "two")
+    three = build_corpus(en, corpus(3, 20), "boggle-4x4", tmp_path / "three")
+    assert two.read_bytes() == three.read_bytes()
+    groups = pq.ParquetFile(two).metadata
+    assert [groups.row_group(i).num_rows for i in range(groups.num_row_groups)] == [7] * 8 + [4]
+
+
 def test_a_merge_refuses_a_missing_shard(en, tmp_path):
     config = corpus(3, 5)
     paths = []
