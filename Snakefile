@@ -15,6 +15,7 @@ include: "rules/tables.smk"
 include: "rules/report.smk"
 include: "rules/validate.smk"
 include: "rules/live.smk"
+include: "rules/corpus.smk"
 include: "rules/leaves.smk"
 include: "rules/publish.smk"
 

@@ -698,7 +698,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from lexforge.serve.server import listen, run
 
     app = create_app(args.lexicon, cors=args.cors, time_budget=args.time_budget)
-    sock = listen(args.host, args.port)
+    sock = listen(args.host, args.port, workers=args.workers)
     port = sock.getsockname()[1]
     names = ", ".join(app.state.served)
     workers = f", {args.workers} processes" if args.workers > 1 else ""

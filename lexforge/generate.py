@@ -102,6 +102,21 @@ def _draw(
     return Grid(rows, cols, tuple(letters), tuple(letter_mult), tuple(word_mult))
 
 
+def board_drawer(
+    lexicon: Lexicon,
+    rows: int,
+    cols: int,
+    dice: list[list[str]] | None = None,
+    multipliers: bool = False,
+) -> Callable[[random.Random], Grid]:
+    """A function drawing one board from a random generator: ``dice`` (a set from ``dice_set``)
+    rolled, else letters from the lexicon's frequencies; Ruzzle ``multipliers`` placed.
+
+    ``generate_boards(seed=S)``'s first board is ``board_drawer(...)(random.Random(S))``."""
+    weights = None if dice is not None else letter_weights(lexicon)
+    return lambda rng: _draw(rows, cols, rng, weights, dice, multipliers)
+
+
 def generate_boards(
     lexicon: Lexicon,
     *,
@@ -135,10 +150,10 @@ def generate_boards(
             f"board {rows}×1: a one-column board cannot be written with "
             f"{'multipliers' if multipliers else 'multi-letter dice'}; use two columns"
         )
-    weights = None if dice_faces is not None else letter_weights(lexicon)
+    draw_with = board_drawer(lexicon, rows, cols, dice_faces, multipliers)
 
     def draw() -> Grid:
-        return _draw(rows, cols, rng, weights, dice_faces, multipliers)
+        return draw_with(rng)
 
     if min_words <= 0:
         return (draw() for _ in range(count))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain, islice
 from json.encoder import encode_basestring
 from typing import Any, TextIO
 
@@ -113,10 +113,10 @@ def _write_chunks(
         if fmt == "text":
             out.write(text(rows))
         elif fmt == "json":
-            out.write(separator + ",".join(json_objects(answer.columns, rows)))
+            out.write(separator + json_objects(answer.columns, rows, ","))
             separator = ","
         elif fmt == "jsonl":
-            out.writelines(line + "\n" for line in json_objects(answer.columns, rows))
+            out.write(json_objects(answer.columns, rows, "\n") + "\n")
         else:
             out.writelines(tsv_lines(rows))
         if flush:
@@ -131,14 +131,16 @@ def tsv_lines(rows: Sequence[Sequence[Any]]) -> list[str]:
     return ["\t".join(row) + "\n" for row in zip(*columns, strict=True)]
 
 
-def json_objects(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
-    """Each row as a JSON object, the same text as the encoder's, built column by column:
-    strings and integers (nearly every value) without a call of the encoder per value."""
+def json_objects(columns: Sequence[str], rows: Sequence[Sequence[Any]], separator: str) -> str:
+    """The rows as JSON objects (the same text as the encoder's) joined by ``separator``, built
+    column by column: strings and integers (nearly every value) without a call of the encoder
+    per value, then every row's template filled by one ``%`` over all the values."""
     template = (
         "{" + ",".join(encode_basestring(c).replace("%", "%%") + ":%s" for c in columns) + "}"
     )
     encoded = (_column(values, _ENCODER.encode, plain=False) for values in zip(*rows, strict=True))
-    return list(map(template.__mod__, zip(*encoded, strict=True)))
+    values = tuple(chain.from_iterable(zip(*encoded, strict=True)))
+    return separator.join([template] * len(rows)) % values
 
 
 def _column(values: tuple[Any, ...], encode: Callable[[Any], str], *, plain: bool) -> list[str]:

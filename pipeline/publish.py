@@ -6,9 +6,13 @@
 ``<lexicon>-<version>/`` folder, with fixed mtimes, owners and modes, and a gzip header without
 name or time (level 6: level 9 took 5.7 times as long for 0.25 % less), so two builds from the same
 inputs give byte-identical bundles. A lexicon whose manifest does not match the version asked
-for, or with a raw file of unknown licence, is refused. ``sums`` writes ``SHA256SUMS``.
+for, or with a raw file of unknown licence, is refused. ``puzzles`` packs a lexicon's puzzle
+pack the same way, with the lexicon's provenance (``<lexicon>-puzzles-<version>.tar.gz``).
+``sums`` writes ``SHA256SUMS``.
 
     python -m pipeline.publish bundle --version 0.1.0 --out build/dist/fr-0.1.0.tar.gz build/fr
+    python -m pipeline.publish puzzles --version 0.1.0 --out build/dist/fr-puzzles-0.1.0.tar.gz \\
+        --lexicon-dir build/fr build/puzzles/fr/puzzles.jsonl
     python -m pipeline.publish sums --out build/dist/SHA256SUMS build/dist/*.tar.gz
 """
 
@@ -114,14 +118,19 @@ def readme(manifest: dict, version: str, names: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_bundle(lexicon_dir: Path, version: str, out: Path) -> None:
-    folder = f"{lexicon_dir.name}-{version}"
+def checked_manifest(lexicon_dir: Path, version: str) -> dict:
+    """The lexicon's manifest; UserError unless it is of ``version``."""
     manifest = read_manifest(lexicon_dir)
     if manifest.get("version") != version:
         raise UserError(
             f"{lexicon_dir}/manifest.json: version {manifest.get('version')}, not {version}; "
             "rebuild it with snakemake"
         )
+    return manifest
+
+
+def write_bundle(lexicon_dir: Path, version: str, out: Path) -> None:
+    manifest = checked_manifest(lexicon_dir, version)
     sources_text, texts = provenance(lexicon_dir, manifest)
     files = {member.name: member for member in bundle_members(lexicon_dir, manifest)} | texts
     names = sorted([*files, "README", "SOURCES"])
@@ -129,6 +138,30 @@ def write_bundle(lexicon_dir: Path, version: str, out: Path) -> None:
         "README": readme(manifest, version, names).encode(),
         "SOURCES": sources_text.encode(),
     }
+    write_tar(out, f"{lexicon_dir.name}-{version}", files, generated)
+
+
+def write_puzzle_bundle(lexicon_dir: Path, pack: Path, version: str, out: Path) -> None:
+    """``<lexicon>-puzzles-<version>.tar.gz``: the puzzle pack, with the provenance and licences
+    of the lexicon it was solved with (the solutions are derived from its words)."""
+    manifest = checked_manifest(lexicon_dir, version)
+    sources_text, texts = provenance(lexicon_dir, manifest)
+    name = manifest["lexicon"]
+    files = {pack.name: pack} | texts
+    lines = [
+        f"{name}-puzzles {version}: daily puzzles of lexforge lexicon {name} {version}",
+        "",
+        f"  {pack.name}  JSON Lines: a header (kind, difficulty band), then one line per day:",
+        "    the board (as lexforge boggle/ruzzle read it), its seed, word count, score and",
+        "    solution (every word with its score and path of [row, col] cells)",
+        "  SOURCES, licenses/  the raw files of the lexicon and their licences",
+    ]
+    generated = {"README": ("\n".join(lines) + "\n").encode(), "SOURCES": sources_text.encode()}
+    write_tar(out, f"{name}-puzzles-{version}", files, generated)
+
+
+def write_tar(out: Path, folder: str, files: dict[str, Path], generated: dict[str, bytes]) -> None:
+    """A deterministic .tar.gz of ``files`` and ``generated`` texts (by name) under ``folder``."""
     with (
         atomic_path(out) as tmp,
         open(tmp, "wb") as raw,
@@ -137,7 +170,7 @@ def write_bundle(lexicon_dir: Path, version: str, out: Path) -> None:
         ) as gz,
         tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar,
     ):
-        for name in names:
+        for name in sorted([*files, *generated]):
             info = tarfile.TarInfo(f"{folder}/{name}")
             info.mtime = 0
             info.mode = 0o644
@@ -165,12 +198,19 @@ def main(argv: list[str] | None = None) -> int:
     bundle.add_argument("--version", required=True)
     bundle.add_argument("--out", type=Path, required=True)
     bundle.add_argument("lexicon_dir", type=Path)
+    puzzles = commands.add_parser("puzzles", help="pack a lexicon's puzzle pack")
+    puzzles.add_argument("--version", required=True)
+    puzzles.add_argument("--out", type=Path, required=True)
+    puzzles.add_argument("--lexicon-dir", type=Path, required=True)
+    puzzles.add_argument("pack", type=Path)
     sums = commands.add_parser("sums", help="write SHA256SUMS for bundles")
     sums.add_argument("--out", type=Path, required=True)
     sums.add_argument("bundles", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if args.command == "bundle":
         write_bundle(args.lexicon_dir, args.version, args.out)
+    elif args.command == "puzzles":
+        write_puzzle_bundle(args.lexicon_dir, args.pack, args.version, args.out)
     else:
         write_sums(args.bundles, args.out)
     return 0

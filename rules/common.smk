@@ -14,6 +14,7 @@ from lexforge.errors import UserError
 from lexforge.language import read_yaml
 from pipeline.codedeps import code_hash as derived_code_hash
 from pipeline.config import SCHEMA_FILE, resolve_config, schema_error_line
+from pipeline.corpusconfig import corpus_config
 from pipeline.outputs import forget, stale_records
 from pipeline.licenses import source_entries
 
@@ -32,6 +33,7 @@ configfile: "config/config.yaml"
 try:
     validate(config, str(SCHEMA_FILE))
     BUILD = resolve_config(config, CONFIG_PATH)
+    CORPUS = corpus_config(config.get("corpus", {}), BUILD)
 except WorkflowError as error:
     sys.exit(f"lexforge: {CONFIG_PATH}: {schema_error_line(str(error))}")
 except UserError as error:
@@ -47,20 +49,24 @@ _effective = json.dumps(
     sort_keys=True,
     ensure_ascii=False,
 )
-if not Path(CONFIG_FILE).is_file() or Path(CONFIG_FILE).read_text(encoding="utf-8") != _effective:
-    Path(CONFIG_FILE).parent.mkdir(parents=True, exist_ok=True)
-    with atomic_open(Path(CONFIG_FILE)) as out:
-        out.write(_effective)
+# Only the Snakemake that plans the run writes and repairs; each cluster job (a Snakemake of
+# its own on a node, which reads this file again) leaves that alone: another job may be
+# writing a temporary file whose process another node runs, and the plan is already made.
+if workflow.is_main_process:
+    if not Path(CONFIG_FILE).is_file() or Path(CONFIG_FILE).read_text(encoding="utf-8") != _effective:
+        Path(CONFIG_FILE).parent.mkdir(parents=True, exist_ok=True)
+        with atomic_open(Path(CONFIG_FILE)) as out:
+            out.write(_effective)
 
-# Temporary files of killed jobs (lexforge.atomic) are deleted, so none outlives the next run.
-for _leftover in remove_stale_temporaries(Path("build")):
-    print(f"lexforge: removed {_leftover}, left by an interrupted job", file=sys.stderr)
+    # Temporary files of killed jobs (lexforge.atomic) are deleted, so none outlives the next run.
+    for _leftover in remove_stale_temporaries(Path("build")):
+        print(f"lexforge: removed {_leftover}, left by an interrupted job", file=sys.stderr)
 
-# A built file that is missing or changed since its job recorded it (pipeline/outputs.py): its
-# job and everything after it are rerun.
-for _record, _problem in stale_records(Path("build/work")).items():
-    print(f"lexforge: {_problem}: rebuilding", file=sys.stderr)
-    forget(_record)
+    # A built file that is missing or changed since its job recorded it (pipeline/outputs.py): its
+    # job and everything after it are rerun.
+    for _record, _problem in stale_records(Path("build/work")).items():
+        print(f"lexforge: {_problem}: rebuilding", file=sys.stderr)
+        forget(_record)
 
 LEXICONS = list(BUILD.lexicons)
 DEFAULT_LEXICONS = list(BUILD.default)
@@ -74,6 +80,16 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 
 wildcard_constraints:
     lexicon="|".join(re.escape(name) for name in LEXICONS),
+
+
+# Cluster resources (profiles/slurm): each rule declares mem_mb and runtime (minutes); jobs are
+# single-threaded. They were sized from a full build's timings by scripts/size-resources.py:
+# the largest max_rss of build/benchmarks/<rule>/*.tsv over every lexicon × 1.5, rounded up to
+# 256 MB, and ten times the longest run, at least 10 minutes. A job that still runs out of
+# either is retried (the profile's `retries`) with the same request: raise the rule's figure.
+# Putting a lexicon live is a few renames: done by the Snakemake that plans, not as a job.
+localrules:
+    live,
 
 
 def code_hash(module):

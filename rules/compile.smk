@@ -17,6 +17,9 @@ rule compile:
     params:
         code=code_hash("pipeline.compile"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
+    resources:
+        mem_mb=2560,
+        runtime=10,
     log:
         "build/logs/compile/{lexicon}.log",
     benchmark:
@@ -40,6 +43,9 @@ rule anagrams:
     params:
         code=code_hash("pipeline.anagrams"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
+    resources:
+        mem_mb=1792,
+        runtime=10,
     log:
         "build/logs/anagrams/{lexicon}.log",
     benchmark:

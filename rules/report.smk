@@ -14,6 +14,9 @@ rule report:
     params:
         code=code_hash("pipeline.report"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
+    resources:
+        mem_mb=1024,
+        runtime=10,
     log:
         "build/logs/report/{lexicon}.log",
     benchmark:

@@ -13,6 +13,9 @@ rule tables:
     params:
         code=code_hash("pipeline.tables"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
+    resources:
+        mem_mb=1280,
+        runtime=10,
     log:
         "build/logs/tables/{lexicon}.log",
     benchmark:
@@ -59,6 +62,9 @@ rule manifest:
     params:
         code=code_hash("pipeline.manifest"),
         version=BUILD.version,  # a version bump rewrites the manifest, then the bundle
+    resources:
+        mem_mb=256,
+        runtime=10,
     log:
         "build/logs/manifest/{lexicon}.log",
     benchmark:

@@ -23,6 +23,9 @@ rule validate:
     params:
         code=code_hash("pipeline.validate"),
         reference=reference_dir,
+    resources:
+        mem_mb=1280,
+        runtime=10,
     log:
         "build/logs/validate/{lexicon}.log",
     benchmark:

@@ -12,6 +12,9 @@ rule words:
     params:
         code=code_hash("pipeline.words"),
         spec=lambda wildcards: spec_hash(wildcards.lexicon),
+    resources:
+        mem_mb=1280,
+        runtime=10,
     log:
         "build/logs/words/{lexicon}.log",
     benchmark:

@@ -47,7 +47,8 @@ def client(app):
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([LEXFORGE, *args], capture_output=True, text=True, cwd=ROOT)
+    """A command's run; 120 s at most (a ``serve`` that should have failed serves forever)."""
+    return subprocess.run([LEXFORGE, *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
 def cli_json(*args: str) -> str:
@@ -409,12 +410,13 @@ def test_lexforge_serve_binds_localhost_by_default(build_dir, workers):
             assert f"127.0.0.1:{port}" in listening.stdout
         children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
         assert len(children) == (workers if workers > 1 else 0)
-        second = cli("serve", "--port", str(port), "--lexicon", "en")
-        assert second.returncode == 1
-        assert (
-            second.stderr
-            == f"lexforge: cannot listen on 127.0.0.1:{port} (Address already in use)\n"
-        )
+        for count in ("1", "2"):  # nor do a second server's workers share the port
+            second = cli("serve", "--port", str(port), "--lexicon", "en", "--workers", count)
+            assert second.returncode == 1
+            assert (
+                second.stderr
+                == f"lexforge: cannot listen on 127.0.0.1:{port} (Address already in use)\n"
+            )
     finally:
         server.terminate()
         server.wait(timeout=10)
