@@ -1,8 +1,10 @@
-"""Scaling of the sharded corpus: the same `snakemake corpus` with 1 and 2 jobs locally, and
-through the local SLURM cluster (tests/slurm_cluster.py) when it can start: prints boards/s and
-the efficiency (speed-up over the 1-job run, divided by the jobs). Asserts nothing.
+"""Scaling of the sharded workflows: the same `snakemake corpus` (or, with ``--workflow
+leaves``, `snakemake leaves`) with 1 and 2 jobs locally, and through the local SLURM cluster
+(tests/slurm_cluster.py) when it can start: prints boards/s (games/s) and the efficiency
+(speed-up over the 1-job run, divided by the jobs). Asserts nothing.
 
     .venv/bin/python bench/bench_corpus.py [--lexicon en] [--shards 8] [--boards 2000]
+    .venv/bin/python bench/bench_corpus.py --workflow leaves [--shards 8] [--boards 200]
 
 Runs in a temporary tree whose build/ hard-links the repository's (the lexicon must be built),
 so only the corpus jobs run. Two figures per run: the wall time of the whole `snakemake`
@@ -44,6 +46,12 @@ def make_tree(folder: Path, lexicon: str, shards: int, boards: int) -> Path:
     tree = folder / "tree"
     (tree / "config").mkdir(parents=True)
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
+    config["leaves"] = {
+        "lexicons": [lexicon],
+        "seed": 1,
+        "shards": shards,
+        "games_per_shard": boards,
+    }
     config["corpus"] = {
         "lexicons": [lexicon],
         "seed": 1,
@@ -55,25 +63,28 @@ def make_tree(folder: Path, lexicon: str, shards: int, boards: int) -> Path:
     (tree / "config/config.yaml").write_text(yaml.safe_dump(config, allow_unicode=True))
     (tree / "raw").symlink_to(ROOT / "raw")
     subprocess.run(["cp", "-al", str(ROOT / "build"), str(tree / "build")], check=True)
-    for leftover in ("corpus", "puzzles", "dist", "benchmarks/corpus", "logs"):
+    for leftover in ("corpus", "puzzles", "leaves", "dist", "benchmarks", "logs"):
         shutil.rmtree(tree / "build" / leftover, ignore_errors=True)
     return tree
 
 
-def run(tree: Path, lexicon: str, extra: list[str], env: dict | None = None) -> tuple[float, float]:
-    """(wall seconds of `snakemake corpus`, summed seconds of its shard jobs)."""
-    shutil.rmtree(tree / "build/corpus", ignore_errors=True)
-    shutil.rmtree(tree / f"build/work/{lexicon}/corpus", ignore_errors=True)
-    shutil.rmtree(tree / "build/benchmarks/corpus", ignore_errors=True)
+def run(
+    tree: Path, lexicon: str, workflow: str, extra: list[str], env: dict | None = None
+) -> tuple[float, float]:
+    """(wall seconds of `snakemake WORKFLOW`, summed seconds of its shard jobs)."""
+    shutil.rmtree(tree / f"build/{workflow}", ignore_errors=True)
+    shutil.rmtree(tree / f"build/work/{lexicon}/{workflow}", ignore_errors=True)
+    shutil.rmtree(tree / f"build/benchmarks/{workflow}", ignore_errors=True)
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
-    command += ["--directory", str(tree), *extra, "corpus"]
+    command += ["--directory", str(tree), *extra, workflow]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     if done.returncode:
         sys.exit(f"snakemake failed:\n{done.stderr[-3000:]}")
     shard_seconds = 0.0
-    for tsv in (tree / "build/benchmarks/corpus").rglob("*-[0-9]*.tsv"):
+    shard_files = "*-[0-9]*.tsv" if workflow == "corpus" else "[0-9]*.tsv"
+    for tsv in (tree / f"build/benchmarks/{workflow}").rglob(shard_files):
         shard_seconds += float(list(csv.DictReader(tsv.open(), delimiter="\t"))[-1]["s"])
     return wall, shard_seconds
 
@@ -82,24 +93,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lexicon", default="en")
     parser.add_argument("--shards", type=int, default=8)
-    parser.add_argument("--boards", type=int, default=2000, help="boards per shard")
+    parser.add_argument("--workflow", choices=("corpus", "leaves"), default="corpus")
+    parser.add_argument("--boards", type=int, default=2000, help="boards (games) per shard")
     parser.add_argument("--solving-only", action="store_true", help="skip the workflow runs")
     args = parser.parse_args()
     if not args.solving_only:
         run_workflow(args)
-    solving_alone(args)
+    if args.workflow == "corpus":
+        solving_alone(args)
 
 
 def run_workflow(args: argparse.Namespace) -> None:
-    """The same `snakemake corpus` with 1 and 2 local jobs and 2 SLURM jobs."""
-    total = args.shards * args.boards * len(KINDS)
+    """The same workflow with 1 and 2 local jobs and 2 SLURM jobs."""
+    if args.workflow == "corpus":
+        unit, total = "boards", args.shards * args.boards * len(KINDS)
+        print(
+            f"corpus of {args.lexicon}: {', '.join(KINDS)}; {args.shards} shards × "
+            f"{args.boards:,} boards each = {total:,} boards"
+        )
+    else:
+        unit, total = "games", args.shards * args.boards
+        print(
+            f"leaves of {args.lexicon}: {args.shards} shards × {args.boards:,} greedy self-play "
+            f"games each = {total:,} games"
+        )
     print(
-        f"corpus of {args.lexicon}: {', '.join(KINDS)}; {args.shards} shards × {args.boards:,}"
-        f" boards each = {total:,} boards"
-    )
-    print(
-        f"{'run':<16} {'wall s':>7} {'boards/s':>9} {'efficiency':>10} {'shard s':>8}"
-        f" {'boards/s/job':>12}"
+        f"{'run':<16} {'wall s':>7} {unit + '/s':>9} {'efficiency':>10} {'shard s':>8}"
+        f" {unit + '/s/job':>12}"
     )
     with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
         tree = make_tree(Path(folder), args.lexicon, args.shards, args.boards)
@@ -114,7 +134,7 @@ def run_workflow(args: argparse.Namespace) -> None:
             print(f"(SLURM not measured: {error})")
         base = None
         for name, jobs, extra, env in runs:
-            wall, shard_seconds = run(tree, args.lexicon, extra, env)
+            wall, shard_seconds = run(tree, args.lexicon, args.workflow, extra, env)
             rate = total / wall
             base = base or rate
             print(
