@@ -5,8 +5,11 @@ configurable per lexicon: when not rejected, the character is dropped); in a cas
 reject abbreviations (all capitals) and, where the language marks them so, proper nouns
 (capitalised); then fold (NFKD, marks dropped, full uppercasing, letters NFKD leaves whole) and
 keep the word only if every letter is in the alphabet and its length is within bounds; last, the
-language's shape rules (``lexforge.classify``: no vowel, Roman numeral, unit symbol). The first few
-rejected entries of each reason, in sorted order, are kept as examples.
+language's shape rules (``lexforge.classify``: no vowel, Roman numeral, unit symbol), and, in a
+case-sensitive source, an entry with capitals after its first letter (AGs, eBay) is an
+abbreviation too. The first few rejected entries of each reason, in sorted order, are kept as
+examples; with ``track_case``, the words some entry wrote with a lowercase initial are kept too
+(``lowercase``: where capitals say nothing, only those are sure not to be names).
 """
 
 from __future__ import annotations
@@ -32,9 +35,11 @@ class Normalizer:
     case_sensitive: bool = True
     reject: dict[str, bool] = field(default_factory=lambda: dict(DEFAULT_REJECT))
     classify: bool = True
+    track_case: bool = False
     rejected: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
     read: int = 0
+    lowercase: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         alphabet = re.escape(self.language.alphabet)
@@ -62,6 +67,7 @@ class Normalizer:
         shortest, longest = self.language.min_length, self.language.max_length
         ascii_ok = self._letters.issuperset(string.ascii_uppercase)
         classifier = self._classifier
+        lowercase = self.lowercase if self.track_case else None
         read = 0
         for entry in entries:
             read += 1
@@ -70,17 +76,21 @@ class Normalizer:
                 and shortest <= len(entry) <= longest
                 and entry.isascii()
                 and entry.isalpha()
-                and not (case_sensitive and entry[0].isupper())
+                and (not case_sensitive or entry.islower())
             ):
                 word = entry.upper()
                 reason = classifier.reason(word) if classifier else None
                 if reason is None:
+                    if lowercase is not None and entry[0].islower():
+                        lowercase.add(word)
                     yield word
                 else:
                     self._reject(reason, entry)
                 continue
             word = self(entry)
             if word is not None:
+                if lowercase is not None and entry[:1].islower():
+                    lowercase.add(word)
                 yield word
         self.read += read
 
@@ -117,11 +127,18 @@ class Normalizer:
                     if self.reject[reason]:
                         return reason
                     entry = pattern.sub("", entry)
-        if self.case_sensitive and entry[:1].isupper():
+        capitals_inside = False  # AGs, eBay, GmbH: an abbreviation unless a shape rule says more
+        if self.case_sensitive and not entry.islower():
             if len(entry) > 1 and entry.isupper():
                 if self.reject["abbreviations"]:
                     return "abbreviation"
-            elif self.language.proper_nouns_by_case and self.reject["proper_nouns"]:
+            elif any(c.isupper() for c in entry[1:]):
+                capitals_inside = self.reject["abbreviations"]
+            elif (
+                entry[:1].isupper()
+                and self.language.proper_nouns_by_case
+                and self.reject["proper_nouns"]
+            ):
                 return "proper-noun"
         word = fold_word(entry, self.language)
         if self._word_re.fullmatch(word):
@@ -129,6 +146,8 @@ class Normalizer:
                 reason = self._classifier.reason(word)
                 if reason is not None:
                     return reason
+            if capitals_inside:
+                return "abbreviation"
             self._folded = word
             return None
         if not self._letters.issuperset(word):

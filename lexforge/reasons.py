@@ -24,7 +24,7 @@ REASONS = (
     *CLASSIFY_REASONS,
 )
 #: Why composing a lexicon's sources removes a word a source holds (pipeline.words).
-REMOVAL_REASONS = ("too-few-sources", "unconfirmed", "not-in-list", "denied")
+REMOVAL_REASONS = ("too-few-sources", "unconfirmed", "not-in-list", "denied", "named")
 #: How many rejected entries of each reason a source's statistics show (the first, sorted).
 EXAMPLES = 5
 DEFAULT_REJECT = {**dict.fromkeys(CHARACTER_REASONS, True), **dict.fromkeys(CASE_REASONS, True)}

@@ -29,7 +29,7 @@ SCHEMA_FILE = Path(__file__).resolve().parent.parent / "config" / "schema" / "co
 
 
 #: Source roles (config/schema/config.schema.yaml says what each does; pipeline.words does it).
-ROLES = ("add", "trusted", "confirm", "exact", "deny")
+ROLES = ("add", "trusted", "confirm", "exact", "deny", "names")
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class Source:
     case_sensitive: bool
     role: str = "add"
     name: str | None = None
+    tags: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -72,6 +73,7 @@ class LexiconSpec:
     reject: dict[str, bool]
     reference_dir: Path
     min_sources: int = 1
+    min_name_sources: int = 1
 
 
 @dataclass(frozen=True)
@@ -163,10 +165,12 @@ def _lexicon(
             case_sensitive=s.get("case_sensitive", CASE_SENSITIVE[s["format"]]),
             role=s.get("role", "add"),
             name=s.get("name"),
+            tags=tuple(s.get("tags", ())),
         )
         for s in spec["sources"]
     )
     _check_composition(name, sources, spec.get("min_sources", 1), config_path)
+    _check_names(name, sources, spec.get("min_name_sources", 1), config_path)
     if check_files:
         for source in sources:
             if not source.path.is_file():
@@ -182,6 +186,7 @@ def _lexicon(
         reject={**DEFAULT_REJECT, **spec.get("reject", {})},
         reference_dir=Path(spec.get("reference", f"raw/{spec['language']}/reference")),
         min_sources=spec.get("min_sources", 1),
+        min_name_sources=spec.get("min_name_sources", 1),
     )
 
 
@@ -201,6 +206,23 @@ def _check_composition(
     if min_sources > counting:
         raise UserError(
             f"{where}: min_sources is {min_sources} but only {counting} sources can hold a word"
+        )
+
+
+def _check_names(
+    name: str, sources: tuple[Source, ...], min_name_sources: int, config_path: Path
+) -> None:
+    """``tags`` only on a hunspell ``names`` source; a reachable ``min_name_sources``."""
+    where = f"{config_path}: lexicons/{name}"
+    for source in sources:
+        if source.tags and (source.format != "hunspell" or source.role != "names"):
+            raise UserError(
+                f"{where}: source {source.id}: tags are for a hunspell source of role names"
+            )
+    naming = sum(source.role == "names" for source in sources)
+    if naming and min_name_sources > naming:
+        raise UserError(
+            f"{where}: min_name_sources is {min_name_sources} but only {naming} sources name words"
         )
 
 

@@ -3,7 +3,8 @@
 The sources combine by their roles (``pipeline.config.ROLES``): the words of ``trusted`` sources,
 and those of ``add`` sources held by at least ``min_sources`` sources and, when the lexicon has
 ``confirm`` sources, by one of them; then each ``exact`` source decides the words of the lengths
-it holds, and ``deny`` sources remove theirs.
+it holds, and ``deny`` sources remove theirs. Last, where the lexicon has ``names`` sources,
+``find_names`` removes the proper nouns they name (``named``).
 
 Writes ``words.tsv`` (``WORD<TAB>sources-bitmask``, sorted by code point; bit i = i-th source
 of the lexicon) and ``sources.json`` (per source: files and hashes, entries read, words kept,
@@ -21,34 +22,62 @@ import json
 import logging
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.normalize import Normalizer
 from lexforge.reasons import EXAMPLES, REASONS, REMOVAL_REASONS
+from lexforge.sources.hunspell import read_hunspell_forms
 from lexforge.sources.read import read_entries
 from lexforge.verify import sha256_file
 from pipeline.config import LexiconSpec, Source
 from pipeline.step import lexicon_spec, step_parser
 
 log = logging.getLogger("pipeline.words")
+#: The roles whose words are the lexicon's own (not evidence about other words).
+WORD_ROLES = ("add", "trusted", "exact")
+
+
+@dataclass(frozen=True)
+class NameRule:
+    """How ``names`` sources remove proper nouns where capitals say nothing (``find_names``)."""
+
+    min_sources: int
+    common_endings: tuple[str, ...] = ()
+    name_endings: tuple[str, ...] = ()
 
 
 def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
     """Sorted normalized words, the bitmask of sources of each, and per-source statistics."""
     per_source: list[set[str]] = []
     stats = []
+    naming = any(source.role == "names" for source in spec.sources)
+    lowercase: set[str] = set()  # words the lexicon's own sources write in lowercase
     for source in spec.sources:
+        reject = {**spec.reject, "proper_nouns": False} if source.role == "names" else spec.reject
         normalizer = Normalizer(
-            spec.language, source.case_sensitive, spec.reject, classify=source.role != "deny"
+            spec.language,
+            source.case_sensitive or source.role == "names",
+            reject,
+            classify=source.role not in ("deny", "names"),
+            track_case=naming,
         )
         pruned: Counter[frozenset[str]] = Counter()
-        entries = read_entries(
-            source.format, source.path, source.encoding, normalizer.reject_chars(), pruned
-        )
+        if source.tags:
+            forms = read_hunspell_forms(source.path, frozenset(source.tags))
+            entries = (form for form, _ in forms)
+        else:
+            entries = read_entries(
+                source.format, source.path, source.encoding, normalizer.reject_chars(), pruned
+            )
         unique = set(normalizer.normalize_all(entries))
         normalizer.count_pruned(pruned)
+        if source.role == "names" and not source.tags:
+            unique -= normalizer.lowercase  # a name list's names: its capitalised-only words
+        elif source.role in WORD_ROLES:
+            lowercase |= normalizer.lowercase if source.case_sensitive else unique
         per_source.append(unique)
         read = normalizer.read
         examples = normalizer.examples
@@ -71,6 +100,18 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
             }
         )
     kept, removed = compose(spec.sources, per_source, spec.min_sources)
+    if naming:
+        names = spec.language_data.get("names", {})
+        rule = NameRule(
+            spec.min_name_sources,
+            tuple(names.get("common_endings", ())),
+            tuple(names.get("name_endings", ())),
+        )
+        named = find_names(spec.sources, per_source, kept, lowercase, rule)
+        kept -= named
+        for source, removals, words in zip(spec.sources, removed, per_source, strict=True):
+            if source.role in ("add", "names"):
+                removals["named"] = words & named
     for source_stats, removals in zip(stats, removed, strict=True):
         source_stats["removed"] = {r: len(removals.get(r, ())) for r in REMOVAL_REASONS}
         for reason, gone in sorted(removals.items()):
@@ -128,9 +169,49 @@ def compose(
     for words, role in zip(per_source, roles, strict=True):
         if role == "deny":
             removed.append({"denied": words & denied})
+        elif role == "names":
+            removed.append({})
         else:
             removed.append({reason: (words & gone) - kept for reason, gone in by_reason.items()})
     return kept, removed
+
+
+def find_names(
+    sources: tuple[Source, ...],
+    per_source: list[set[str]],
+    kept: set[str],
+    lowercase: set[str],
+    rule: NameRule,
+) -> set[str]:
+    """The kept words that are names: words of the lexicon's own sources named by at least
+    ``rule.min_sources`` names sources, written only capitalised by the own sources, held by no
+    trusted or exact source, and with no common-noun form among the own sources' words (the word
+    with one of ``rule.common_endings`` added, or removed and still a word: HAUS → HAUSES,
+    WELTEN → WELT); with each name, its own forms (with one of ``rule.name_endings``: GOETHES,
+    also where a deny list removed GOETHE itself)."""
+    roles = [source.role for source in sources]
+    own = set().union(*(w for w, r in zip(per_source, roles, strict=True) if r in WORD_ROLES))
+    counts: Counter[str] = Counter()
+    for words, role in zip(per_source, roles, strict=True):
+        if role == "names":
+            counts.update(words & own)
+    protected = lowercase.union(
+        *(w for w, r in zip(per_source, roles, strict=True) if r in ("trusted", "exact"))
+    )
+
+    def common(word: str) -> bool:
+        return any(
+            word + ending in own or (word.endswith(ending) and word[: -len(ending)] in own)
+            for ending in rule.common_endings
+        )
+
+    named = {
+        word
+        for word, count in counts.items()
+        if count >= rule.min_sources and word not in protected and not common(word)
+    }
+    forms = {name + ending for name in named for ending in rule.name_endings}
+    return (named | (forms - protected)) & kept
 
 
 def write_words_tsv(words: list[str], masks: list[int], path: Path) -> None:

@@ -143,6 +143,24 @@ def test_morphological_fields_of_root_prefix_and_suffixes(tmp_path):
     }
 
 
+def test_tags_keep_only_the_forms_of_roots_carrying_one(tmp_path):
+    aff = "SFX S Y 1\nSFX S 0 s . is:pl\n"
+    dic = write(tmp_path, aff, "Paris po:npr", "pari/S po:nom", "Anna/S po:prn", "zut po:interj")
+    every = list(read_hunspell_forms(dic))
+    tagged = list(read_hunspell_forms(dic, frozenset({"po:npr", "po:prn"})))
+    # the same forms as the full expansion restricted to roots whose own fields hold a tag
+    assert tagged == [(f, fields) for f, fields in every if {"po:npr", "po:prn"} & set(fields)]
+    assert [form for form, _ in tagged] == ["Paris", "Anna", "Annas"]  # not "paris" (pari + s)
+
+
+@pytest.mark.skipif(not (RAW / "fr/hunspell/fr.dic").is_file(), reason="no French hunspell")
+def test_tags_on_the_shipped_french_dictionary():
+    tagged = read_hunspell_forms(RAW / "fr/hunspell/fr.dic", frozenset({"po:npr"}))
+    names = {form for form, _ in tagged}
+    assert {"Paris", "Berlin", "Londres"} <= names
+    assert "paris" not in names and "maison" not in names
+
+
 TWO_LEVEL = """SFX X Y 1
 SFX X 0 able/Y .
 SFX Y Y 1

@@ -93,6 +93,24 @@ def test_scrabble_variants_keep_the_letters_their_tiles_have(build_dir):
     assert not any(set("KW") & set(word) for word in variant)  # no K or W tiles
 
 
+#: Written by hand: names of people, places and firms German lists hold (capitalised, like every
+#: noun), and German common nouns that are also surnames or foreign names.
+GERMAN_NAMES = {"OBAMA", "CLINTON", "EINSTEIN", "EINSTEINS", "MOZART", "BEETHOVEN", "WAGNER",
+                "SHAKESPEARE", "THOMAS", "ANNA", "FRANKFURT", "HAMBURG", "LEIPZIG", "STUTTGART",
+                "PARIS", "CHICAGO", "MICROSOFT", "TOYOTA", "GOETHES", "BERLINS"}  # fmt: skip
+GERMAN_NOUNS = {"MANN", "BACH", "KREBS", "WEBER", "BUSCH", "FISCHER", "MÜLLER", "SCHNEIDER",
+                "KOCH", "WOLF", "FUCHS", "VOGEL", "ROSE", "STEIN", "BERG", "BAUER", "KAISER",
+                "KÖNIG", "APRIL", "INTERNET", "HAUS", "KIND", "ODER"}  # fmt: skip
+
+
+@pytest.mark.parametrize("lexicon", ["de", "de-scrabble"])
+def test_german_names_go_and_nouns_that_are_also_names_stay(build_dir, lexicon):
+    language = CONFIG.lexicons[lexicon].language
+    words = words_of(build_dir, lexicon)
+    assert not {fold_word(word, language) for word in GERMAN_NAMES} & words
+    assert {fold_word(word, language) for word in GERMAN_NOUNS} <= words
+
+
 @pytest.mark.parametrize("lexicon", LEXICONS)
 def test_no_roman_numeral_unit_or_vowelless_abbreviation(build_dir, lexicon):
     language = CONFIG.lexicons[lexicon].language

@@ -12,7 +12,7 @@ from lexforge.language import Language
 from lexforge.normalize import Normalizer
 from lexforge.sources.curation import read_curation
 from pipeline.config import Source, load_config
-from pipeline.words import compose
+from pipeline.words import NameRule, compose, find_names
 
 EN = Language.load("en")
 FR = Language.load("fr")
@@ -50,6 +50,16 @@ def test_the_fast_path_applies_the_rules_too():
     words = list(normalizer.normalize_all(["cat", "km", "xxiv", "psst", "tsp"]))
     assert words == ["CAT", "PSST"]
     assert normalizer.rejected == {"unit": 1, "roman-numeral": 1, "no-vowel": 1}
+
+
+@pytest.mark.parametrize("entry", ["AGs", "eBay", "iPhone", "AfD", "KiB", "LaTeX", "CeBIT"])
+def test_capitals_after_the_first_letter_make_an_abbreviation(entry):
+    # German keeps capitalised entries (its nouns), so these once passed as words: AGS, AFD.
+    for language in (Language.load("de"), EN):
+        normalizer = Normalizer(language)
+        assert list(normalizer.normalize_all([entry])) == []
+        assert normalizer.rejected == {"abbreviation": 1}
+    assert Normalizer(Language.load("de"), case_sensitive=False)(entry) == entry.upper()
 
 
 def test_exceptions_are_per_language():
@@ -142,6 +152,49 @@ def test_union_is_the_default():
     assert kept == {"ONE", "TWO"} and not any(any(r.values()) for r in removed)
 
 
+def test_normalizer_tracks_the_words_written_in_lowercase():
+    german = Language.load("de")
+    normalizer = Normalizer(german, track_case=True)
+    words = list(normalizer.normalize_all(["Haus", "haus", "Goethe", "laufen", "Übel", "übel"]))
+    assert words == ["HAUS", "HAUS", "GOETHE", "LAUFEN", "UBEL", "UBEL"]
+    assert normalizer.lowercase == {"HAUS", "LAUFEN", "UBEL"}  # fast and slow paths alike
+    assert Normalizer(german).lowercase == set()  # not tracked unless asked
+
+
+GERMAN_NAMES = NameRule(2, common_endings=("E", "EN", "ES", "N", "NEN"), name_endings=("S",))
+
+
+def test_names_need_enough_evidence_and_no_common_noun_form():
+    sources = (
+        source("add", "dict"),
+        source("trusted", "allow"),
+        source("names", "en"),
+        source("names", "nl"),
+    )
+    own = {
+        "GOETHE", "GOETHES", "MANN", "MANNES", "WELT", "WELTEN", "APRIL", "ODER", "OBAMA",
+        "NOVEMBER",
+    }  # fmt: skip
+    words = [
+        own,
+        {"APRIL"},  # the allow list: a common noun other languages write as a name
+        {"GOETHE", "MANN", "WELTEN", "APRIL", "ODER", "OBAMA", "NOVEMBER"},
+        {"GOETHE", "MANN", "WELTEN", "APRIL", "ODER", "OBAMA"},
+    ]
+    lowercase = {"ODER"}  # the conjunction: a German source writes it in lowercase
+    named = find_names(sources, words, set(own), lowercase, GERMAN_NAMES)
+    # MANN has MANNES, WELTEN is WELT + EN: nouns. NOVEMBER: one list only. APRIL: trusted.
+    # GOETHES goes with GOETHE.
+    assert named == {"GOETHE", "GOETHES", "OBAMA"}
+    # a name a deny list already removed still takes its genitive with it
+    assert find_names(sources, words, own - {"GOETHE"}, lowercase, GERMAN_NAMES) == {
+        "GOETHES",
+        "OBAMA",
+    }
+    one_list = NameRule(1, GERMAN_NAMES.common_endings, GERMAN_NAMES.name_endings)
+    assert "NOVEMBER" in find_names(sources, words, set(own), lowercase, one_list)
+
+
 def test_curated_list_reader(tmp_path):
     good = tmp_path / "deny.txt"
     good.write_text("# Source: test\nKG\tunit symbol\n\n# more\nABBR\tabbreviation\n")
@@ -174,6 +227,16 @@ def test_curated_list_reader(tmp_path):
         ),
         ("sources: [{format: ods, path: a.txt, role: union}]", "sources/0/role: 'union' is not"),
         ("min_sources: 0\n    sources: [{format: ods, path: a.txt}]", "min_sources: 0 is less"),
+        (
+            "sources: [{format: ods, path: a.txt}, "
+            "{format: dict, path: b.txt, role: names, tags: ['po:npr']}]",
+            "source dict:b.txt: tags are for a hunspell source of role names",
+        ),
+        (
+            "min_name_sources: 2\n    sources: [{format: ods, path: a.txt}, "
+            "{format: dict, path: b.txt, role: names}]",
+            "min_name_sources is 2 but only 1 sources name words",
+        ),
     ],
 )
 def test_composition_mistakes_are_one_line(tmp_path, lexicon, message):

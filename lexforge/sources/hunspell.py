@@ -47,10 +47,12 @@ _FLAG_SETTINGS = ("NEEDAFFIX", "PSEUDOROOT", "CIRCUMFIX", "FORBIDDENWORD", "ONLY
 Form = tuple[str, tuple[str, ...]]
 
 
-def read_hunspell_forms(path: Path) -> Iterator[Form]:
+def read_hunspell_forms(path: Path, tags: frozenset[str] | None = None) -> Iterator[Form]:
     """Every form of the hunspell dictionary `path` (the ``.dic``; its ``.aff`` is beside it) with
     its morphological fields: the root's, then the prefix's, then the suffixes' (duplicates
-    allowed: homonyms and different affixes may make the same form).
+    allowed: homonyms and different affixes may make the same form). With `tags` (fields such
+    as ``po:npr``), only the forms of the roots carrying one of them (cheap: the others are not
+    expanded).
 
     Errors (missing files, a malformed affix file or word list) raise UserError, one line naming
     the file and the line."""
@@ -61,7 +63,7 @@ def read_hunspell_forms(path: Path) -> Iterator[Form]:
         raise UserError(f"{path}: no such word list")
     rules = _parse_affixes(path.with_suffix(".aff"))
     entries = _parse_words(path, rules)
-    return _generate(entries, rules)
+    return _generate(entries, rules, tags)
 
 
 def read_hunspell(
@@ -634,9 +636,12 @@ def _may_apply(entry: _Affix, edge: str) -> bool:
     return entry.edge is None or entry.edge.fullmatch(edge) is not None
 
 
-def _generate(entries: list[_Entry], rules: _Rules) -> Iterator[Form]:
-    """The forms of every entry, in word list order, minus the spellings hunspell never matches:
-    those whose first word list entry is forbidden, and those ICONV would change.
+def _generate(
+    entries: list[_Entry], rules: _Rules, tags: frozenset[str] | None = None
+) -> Iterator[Form]:
+    """The forms of every entry (with `tags`, of every entry carrying one), in word list order,
+    minus the spellings hunspell never matches: those whose first word list entry is forbidden,
+    and those ICONV would change.
 
     A form holds an ICONV pattern only if it holds the pattern's last character, which comes from
     the root or an affix: only the forms of such roots are tested, unless an affix brings one."""
@@ -648,6 +653,8 @@ def _generate(entries: list[_Entry], rules: _Rules) -> Iterator[Form]:
         entry for table in (rules.prefixes, rules.suffixes) for e in table.values() for entry in e
     ]
     test_all = any(not ends.isdisjoint(affix.add) for affix in affixes)
+    if tags is not None:
+        entries = [entry for entry in entries if not tags.isdisjoint(entry.fields)]
     for entry in entries:
         forms: Iterable[Form] = expander.expand(entry)
         if changes is not None and (test_all or not ends.isdisjoint(entry.word)):
