@@ -8,7 +8,13 @@
 2. a no-op rerun of the same build;
 3. the anagram index (``anagrams.txt`` lines) of a 400,000-word lexicon, and its marisa trie;
 4. the Bash seed's preparation loop on a 2,000-word sample, the same sample through lexforge,
-   and the ratio (the seed's output is also checked equal to ours).
+   and the ratio (the seed's output is also checked equal to ours);
+5. with ``--large N``, a lexicon of N synthetic words (seeded random letter strings of 2–15
+   letters, Italian alphabet, one plain list) built to its manifest in a fresh work directory:
+   wall time and peak memory, then per step its seconds, largest process and words per second
+   (from Snakemake's benchmark files).
+
+    .venv/bin/python bench/bench_pipeline.py --skip-build --large 4000000
 """
 
 from __future__ import annotations
@@ -65,9 +71,9 @@ def timed_build(workdir: Path, *targets: str) -> tuple[float, int]:
             str(ROOT / "Snakefile"),
             "--directory",
             str(workdir),
+            *targets,
             "--quiet",
             "all",
-            *targets,
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -185,15 +191,66 @@ def bench_seed(sample_size: int = 2000) -> None:
     )
 
 
+LARGE_CONFIG = """version: "0.0.0"
+default: [large]
+lexicons:
+  large:
+    language: it
+    reference: reference
+    sources:
+      - {format: ods, path: large.txt}
+"""
+LARGE_STEPS = ("words", "compile", "anagrams", "tables", "report", "manifest")
+
+
+def synthetic_words(count: int, seed: int = 1) -> list[str]:
+    """``count`` distinct seeded random words of 2–15 lowercase letters, sorted."""
+    import random
+
+    rng = random.Random(seed)
+    letters = "abcdefghilmnopqrstuvz"  # the Italian letters in everyday use
+    words: set[str] = set()
+    while len(words) < count:
+        words.update(
+            "".join(rng.choices(letters, k=rng.randint(2, 15))) for _ in range(count - len(words))
+        )
+    return sorted(words)
+
+
+def bench_large(count: int) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="lexforge-large-"))
+    try:
+        (workdir / "config").mkdir()
+        (workdir / "config/config.yaml").write_text(LARGE_CONFIG, encoding="utf-8")
+        (workdir / "large.txt").write_text("\n".join(synthetic_words(count)) + "\n")
+        wall, peak = timed_build(workdir, "build/stage/large/manifest.json")
+        print(
+            f"large lexicon, {count:,} synthetic words to its manifest: {wall:.1f} s wall, "
+            f"peak memory {peak / 2**30:.2f} GiB summed"
+        )
+        for step in LARGE_STEPS:
+            row = (workdir / f"build/benchmarks/{step}/large.tsv").read_text().splitlines()[-1]
+            seconds, _, max_rss = row.split("\t")[:3]
+            print(
+                f"  {step:<9} {float(seconds):6.1f} s  {float(max_rss):7.0f} MB  "
+                f"{count / float(seconds):>10,.0f} words/s"
+            )
+    finally:
+        shutil.rmtree(workdir)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-build", action="store_true", help="only the index and seed figures")
+    parser.add_argument("--large", type=int, metavar="N", help="also build an N-word lexicon")
     args = parser.parse_args()
     if not args.skip_build:
         bench_build(args.runs)
     bench_anagram_index(max(args.runs, 3))
     bench_seed()
+    if args.large:
+        bench_large(args.large)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from lexforge.errors import report_user_errors
-from lexforge.graph import build_graph
+from lexforge.graph import build_sorted_graph
 from lexforge.lexicon import ANAGRAM_CLASSES_FILE, ANAGRAM_GRAPH_FILE, anagram_class_offsets
 from pipeline.compile import read_words_tsv, save_array, save_trie, write_lines
 from pipeline.step import lexicon_spec, step_parser
@@ -31,31 +31,55 @@ from pipeline.step import lexicon_spec, step_parser
 log = logging.getLogger("pipeline.anagrams")
 
 
-def anagram_keys(words: list[str]) -> np.ndarray:
-    """Each word's letters sorted by code point, as a numpy string array (vectorized)."""
-    width = max(map(len, words))
-    codes = np.array(words, dtype=f"U{width}").view(np.uint32).reshape(len(words), width)
-    past_unicode = np.uint32(0x110000)  # padding (0) moved after every real character
-    keys = np.where(codes == 0, past_unicode, codes)
-    keys.sort(axis=1)
-    keys[keys == past_unicode] = 0
-    return keys.view(f"U{width}").ravel()
-
-
 def anagram_index(words: list[str]) -> tuple[list[str], list[str]]:
-    """``KEY=WORD`` lines in bytewise order, and the distinct keys in order, for sorted ``words``.
+    """``KEY=WORD`` lines in bytewise order, and the distinct keys in order, for sorted ``words``
+    (KEY: the word's letters sorted by code point).
 
     ``=`` sorts before every letter, so bytewise line order is (key, word) order: a stable sort
     of the already sorted words by key. The lines equal
     ``sorted("".join(sorted(w)) + "=" + w for w in words)`` (code point order is UTF-8 byte order).
+    Vectorized over a matrix of one-byte letter codes (a few bytes per letter; a list of
+    up to 254 distinct letters, each below U+0100, as every shipped language's) or, otherwise,
+    four-byte code points.
     """
     if not words:
         return [], []
-    keys = anagram_keys(words)
+    letters = sorted(set("".join(words)))  # code-point order, so code order is key order
+    compact = len(letters) < 255 and letters[-1] < "\u0100"
+    width = max(map(len, words))
+    codes = _code_matrix(words, letters, width, compact)
+    pad = np.iinfo(codes.dtype).max  # padding (0) moved after every real letter, then back
+    codes[codes == 0] = pad
+    codes.sort(axis=1)
+    codes[codes == pad] = 0
+    keys = codes.view(f"S{width}" if compact else f"U{width}").ravel()
+    del codes
     order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order].tolist()
-    lines = [key + "=" + words[i] for key, i in zip(sorted_keys, order.tolist(), strict=True)]
-    return lines, list(dict.fromkeys(sorted_keys))
+    keys = keys[order]
+    first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    spelled = _spell(keys, letters, compact)
+    lines = [key + "=" + words[i] for key, i in zip(spelled, order.tolist(), strict=True)]
+    return lines, [spelled[i] for i in first.tolist()]
+
+
+def _code_matrix(words: list[str], letters: list[str], width: int, compact: bool) -> np.ndarray:
+    """One row per word: the code (rank in ``letters`` + 1) of each letter, then 0s; uint8 when
+    ``compact``, else uint32; writable."""
+    table = {ord(letter): code for code, letter in enumerate(letters, start=1)}
+    padded = "".join(word.ljust(width, "\0") for word in words).translate(table)
+    if compact:
+        flat = np.frombuffer(padded.encode("latin-1"), dtype=np.uint8)
+    else:
+        flat = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32)
+    return flat.reshape(len(words), width).copy()
+
+
+def _spell(keys: np.ndarray, letters: list[str], compact: bool) -> list[str]:
+    """The keys of a code matrix's row view (``S``/``U`` items, trailing 0s dropped), spelled."""
+    table = {code: ord(letter) for code, letter in enumerate(letters, start=1)}
+    if compact:
+        return [key.decode("latin-1").translate(table) for key in keys.tolist()]
+    return [key.translate(table) for key in keys.tolist()]
 
 
 def anagram_lines(words: list[str]) -> list[str]:
@@ -63,15 +87,19 @@ def anagram_lines(words: list[str]) -> list[str]:
     return anagram_index(words)[0]
 
 
-def build_index(words: list[str], alphabet: str, out: Path) -> None:
+def build_index(words: list[str], alphabet: str, out: Path) -> int:
+    """Write the four anagram artifacts of sorted ``words`` into ``out``; the number of lines.
+    Each large list is dropped once written (a caller that passes its only reference to
+    ``words`` lets that go too)."""
     lines, keys = anagram_index(words)
+    del words
+    ids = np.arange(len(keys), dtype=np.int32)  # a key's id is its rank
+    save_array(build_sorted_graph(keys, ids, alphabet), out / ANAGRAM_GRAPH_FILE)
+    del keys, ids
     write_lines(lines, out / "anagrams.txt")
     save_trie(lines, out / "anagrams.marisa")
-    save_array(
-        build_graph(dict(zip(keys, range(len(keys)), strict=True)), alphabet),
-        out / ANAGRAM_GRAPH_FILE,
-    )
     save_array(np.asarray(anagram_class_offsets(lines), dtype="<u8"), out / ANAGRAM_CLASSES_FILE)
+    return len(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,9 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     spec = lexicon_spec(args)
-    words = read_words_tsv(args.words)
-    build_index(words, spec.language.alphabet, args.out)
-    log.info("%s: anagram index of %d words in %s", args.lexicon, len(words), args.out)
+    count = build_index(read_words_tsv(args.words), spec.language.alphabet, args.out)
+    log.info("%s: anagram index of %d words in %s", args.lexicon, count, args.out)
     return 0
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from lexforge.atomic import atomic_open, atomic_path
 from lexforge.errors import report_user_errors
-from lexforge.graph import GRAPH_FILE, build_graph
+from lexforge.graph import GRAPH_FILE, build_sorted_graph
 from lexforge.lexicon import SOURCE_NAMES_FILE, WORD_SOURCES_FILE
 from pipeline.config import language_json
 from pipeline.step import lexicon_spec, step_parser
@@ -64,14 +64,17 @@ def write_lines(lines: list[str], path: Path) -> None:
         out.write("\n")
 
 
-def source_masks(
-    trie: marisa_trie.Trie, words: list[str], masks: list[int], sources: int
-) -> np.ndarray:
-    """The source bitmasks indexed by the trie's word ids, in the smallest unsigned type."""
+def trie_ids(trie: marisa_trie.Trie, words: list[str]) -> np.ndarray:
+    """The trie's key id of each word, in the words' order."""
+    return np.fromiter((trie[word] for word in words), dtype=np.int32, count=len(words))
+
+
+def source_masks(ids: np.ndarray, masks: list[int], sources: int) -> np.ndarray:
+    """The source bitmasks (``masks[i]`` of the word whose id is ``ids[i]``) indexed by word id,
+    in the smallest unsigned type."""
     types = (np.uint8, np.uint16, np.uint32, np.uint64)
     dtype = next(t for t in types if sources <= 8 * np.dtype(t).itemsize)
-    by_id = np.zeros(len(words), dtype=dtype)
-    ids = np.fromiter((trie[word] for word in words), dtype=np.int64, count=len(words))
+    by_id = np.zeros(len(ids), dtype=dtype)
     by_id[ids] = np.array(masks, dtype=dtype)
     return by_id
 
@@ -85,9 +88,9 @@ def compile_lexicon(
     out: Path,
 ) -> None:
     write_lines(words, out / "words.txt")
-    words_trie = save_trie(words, out / "words.marisa")
-    save_array(build_graph(words_trie, alphabet), out / GRAPH_FILE)
-    save_array(source_masks(words_trie, words, masks, len(source_names)), out / WORD_SOURCES_FILE)
+    ids = trie_ids(save_trie(words, out / "words.marisa"), words)
+    save_array(build_sorted_graph(words, ids, alphabet), out / GRAPH_FILE)
+    save_array(source_masks(ids, masks, len(source_names)), out / WORD_SOURCES_FILE)
     with atomic_open(out / SOURCE_NAMES_FILE) as handle:
         handle.write(json.dumps(source_names, ensure_ascii=False, indent=1) + "\n")
     with atomic_open(out / "language.json") as handle:

@@ -192,6 +192,7 @@ def test_sources_combine_by_role_through_the_config(tmp_path):
         "unconfirmed": 0,
         "not-in-list": 0,
         "denied": 1,
+        "named": 0,  # no names source
     }
     assert ods["examples"]["denied"] == ["ÄTA"]
     assert ods["examples"]["too-few-sources"] == ["BÅT", "HÄST", "KÖTT", "SMÖRGÅS", "TÅG"]
