@@ -10,8 +10,16 @@ memory (peak, and at a quarter and at the end of the run: flat means no growth),
 time each request cost the server and this client (steadier than throughput on a shared
 machine). Asserts nothing.
 
+By default each client sends its next request as soon as the last is answered (a closed loop:
+the server runs flat out, and latency is the queue 64 clients keep full, about clients ÷
+throughput). With ``--rate R`` the clients together offer R requests a second on a fixed
+schedule, each client every clients ÷ R seconds (an open loop, as wrk2 does): latency is then
+counted from the time a request was due, so a server that falls behind is charged for the
+wait, and the figures tell the latency at that load.
+
     .venv/bin/python bench/bench_serve.py --clients 64 --seconds 30
     .venv/bin/python bench/bench_serve.py --mix rack=1 --clients 64 --seconds 30
+    .venv/bin/python bench/bench_serve.py --mix rack=1 --clients 64 --seconds 30 --rate 1000
 """
 
 from __future__ import annotations
@@ -73,16 +81,28 @@ def queries(lexicon: Lexicon, kind: str, count: int, rng: random.Random) -> list
 
 
 async def client(
-    port: int, plan: list[tuple[str, str]], deadline: float, seed: int, results: list
+    port: int,
+    plan: list[tuple[str, str]],
+    deadline: float,
+    seed: int,
+    results: list,
+    schedule: tuple[float, float] | None = None,
 ) -> None:
-    """One keep-alive connection: a request, its whole answer, the next, until the deadline."""
+    """One keep-alive connection: a request, its whole answer, the next, until the deadline.
+    With ``schedule`` (first, interval), a request is due at first, first + interval, …: the
+    client waits for that time, or sends at once when late, and counts latency from it."""
     rng = random.Random(seed)
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    due = schedule[0] if schedule else 0.0
     try:
-        while time.perf_counter() < deadline:
+        while (due if schedule else time.perf_counter()) < deadline:
             kind, target = plan[rng.randrange(len(plan))]
             request = f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
-            start = time.perf_counter()
+            if schedule:
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                start, due = due, due + schedule[1]
+            else:
+                start = time.perf_counter()
             try:
                 writer.write(request)
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -145,6 +165,9 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="server processes (default: 1)")
+    parser.add_argument(
+        "--rate", type=float, help="requests offered per second by all clients (an open loop)"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     lexicon = Lexicon.open(args.lexicon)
@@ -180,8 +203,18 @@ def main() -> None:
         async def run() -> float:
             start = time.perf_counter()
             end = start + args.seconds
+
+            def schedule(i: int) -> tuple[float, float] | None:
+                if not args.rate:
+                    return None
+                interval = args.clients / args.rate  # each client's; staggered by client
+                return start + interval * i / args.clients, interval
+
             await asyncio.gather(
-                *(client(port, plan, end, args.seed + i, results) for i in range(args.clients))
+                *(
+                    client(port, plan, end, args.seed + i, results, schedule(i))
+                    for i in range(args.clients)
+                )
             )
             return time.perf_counter() - start
 
@@ -196,8 +229,10 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=10)
 
+    offered = f"{args.rate:g} requests/s offered (open loop)" if args.rate else "closed loop"
     print(
-        f"lexicon {args.lexicon}, {args.clients} clients, {elapsed:.1f} s, mix {args.mix}, "
+        f"lexicon {args.lexicon}, {args.clients} clients, {offered}, {elapsed:.1f} s, "
+        f"mix {args.mix}, "
         f"{args.workers} server process(es); load average (1 min) {load_before} before, "
         f"{Path('/proc/loadavg').read_text().split()[0]} after"
     )
