@@ -36,7 +36,8 @@ cdef struct Board:  # one board's cells, as lexforge.boggle.encode_boards lays t
     const int64_t* letters  # cells × width graph letter indices
     Py_ssize_t width
     const int64_t* length  # letters per cell
-    const int64_t* nbr  # cells × 8 neighbour cells, ascending
+    const int64_t* nbr  # cells × nbr_width neighbour cells, ascending
+    Py_ssize_t nbr_width  # 8 for a 2-D grid, up to 3ⁿ − 1 for an n-D one
     const int64_t* nbr_count
     Py_ssize_t cells
     uint64_t nodes  # of the graph searched: ``walk`` never follows an index beyond it
@@ -44,7 +45,6 @@ cdef struct Board:  # one board's cells, as lexforge.boggle.encode_boards lays t
 
 cdef enum:
     ROOT = 0
-    MAX_NEIGHBOURS = 8
     WORD_SEPARATOR = 10  # "\n"
     LENGTH_SHIFT = 32  # Worddle sort key: (MAX_SORT_LENGTH − letters) << 32 | node
 
@@ -86,7 +86,7 @@ cdef void fill_reach(const Board* board, uint64_t* reach) noexcept nogil:
     for cell in range(board.cells):
         reach[cell] = 0
         for k in range(board.nbr_count[cell]):
-            reach[cell] |= first_letter_bit(board, board.nbr[cell * MAX_NEIGHBOURS + k])
+            reach[cell] |= first_letter_bit(board, board.nbr[cell * board.nbr_width + k])
 
 
 cdef inline Py_ssize_t hash_slot(int64_t node, int64_t table_mask) noexcept nogil:
@@ -103,15 +103,14 @@ cdef Board as_board(
 ):
     if not (cell_letters.shape[0] == cell_len.shape[0] == nbr.shape[0] == nbr_count.shape[0]):
         raise ValueError("board arrays of different lengths")
-    if nbr.shape[1] != MAX_NEIGHBOURS:
-        raise ValueError(f"neighbour table must have {MAX_NEIGHBOURS} columns")
     if nodes < 1:
         raise ValueError("the graph has no root node")
     cdef Board board
     board.letters = &cell_letters[0, 0] if cell_letters.shape[0] else NULL
     board.width = cell_letters.shape[1]
     board.length = &cell_len[0] if cell_len.shape[0] else NULL
-    board.nbr = &nbr[0, 0] if nbr.shape[0] else NULL
+    board.nbr = &nbr[0, 0] if nbr.shape[0] and nbr.shape[1] else NULL
+    board.nbr_width = nbr.shape[1]
     board.nbr_count = &nbr_count[0] if nbr_count.shape[0] else NULL
     board.cells = cell_len.shape[0]
     board.nodes = nodes
@@ -123,7 +122,7 @@ cdef Board board_of_chunk(const Board* all_cells, const int64_t* board_start, Py
     cdef Board cells = all_cells[0]
     cells.letters += board_start[board] * cells.width
     cells.length += board_start[board]
-    cells.nbr += board_start[board] * MAX_NEIGHBOURS
+    cells.nbr += board_start[board] * cells.nbr_width
     cells.nbr_count += board_start[board]
     cells.cells = board_start[board + 1] - board_start[board]
     return cells
@@ -155,10 +154,10 @@ cdef check_board(const Board* board):
         for i in range(board.length[cell]):
             if not 0 <= board.letters[cell * board.width + i] < 64:
                 raise ValueError(f"cell {cell}: letter index outside 0–63")
-        if not 0 <= board.nbr_count[cell] <= MAX_NEIGHBOURS:
+        if not 0 <= board.nbr_count[cell] <= board.nbr_width:
             raise ValueError(f"cell {cell}: {board.nbr_count[cell]} neighbours")
         for i in range(board.nbr_count[cell]):
-            if not 0 <= board.nbr[cell * MAX_NEIGHBOURS + i] < board.cells:
+            if not 0 <= board.nbr[cell * board.nbr_width + i] < board.cells:
                 raise ValueError(f"cell {cell}: a neighbour outside the board")
 
 
@@ -327,7 +326,7 @@ cdef Py_ssize_t depth_first(
             k = stack[depth].next
             if candidates != 0:
                 while k < board.nbr_count[cell]:
-                    next_cell = board.nbr[cell * MAX_NEIGHBOURS + k]
+                    next_cell = board.nbr[cell * board.nbr_width + k]
                     k += 1
                     if candidates & first_letter_bit(board, next_cell) and not used[next_cell]:
                         child = walk(graph, node, board, next_cell)
@@ -617,7 +616,7 @@ cdef Py_ssize_t board_words(
             current += 1
             continue
         for k in range(board.nbr_count[cell]):
-            next_cell = board.nbr[cell * MAX_NEIGHBOURS + k]
+            next_cell = board.nbr[cell * board.nbr_width + k]
             bit = (<uint64_t>1) << (next_cell & 63)
             if candidates & first_letter_bit(board, next_cell) == 0 or used[next_cell >> 6] & bit:
                 continue
