@@ -189,6 +189,11 @@ def _separator_level(line: str) -> int:
     return len(line) - 1 if len(line) >= 3 and line == "=" * len(line) else 0
 
 
+def has_layers(text: str) -> bool:
+    """Whether ``text`` holds an n-D grid's layer separators (``---``, ``===``…, ``|``)."""
+    return "|" in text or any(map(_separator_level, text.splitlines()))
+
+
 def _one_line_items(line: str) -> list[str | int]:
     """The rows and separator levels of a grid on one line: rows split at ``/``, ``|`` runs."""
     items: list[str | int] = []
@@ -246,8 +251,8 @@ def _nest(items: list[str | int], level: int, where: str) -> tuple[tuple[int, ..
         inner, part_lines = _nest(part, level - 1, where)
         if shape is not None and inner != shape:
             raise UserError(
-                f"{where}: ragged layers: block {number} of dimension {level + 2} is "
-                f"{format_shape(inner)} layers where block 1 is {format_shape(shape)}"
+                f"{where}: ragged layers: {level + 1}-D block {number} holds "
+                f"{format_shape(inner)} layers where block 1 holds {format_shape(shape)}"
             )
         shape = inner
         lines += part_lines
