@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 from lexforge.errors import UserError
-from lexforge.grid import Grid, check_shape, compact_cell, format_shape
+from lexforge.grid import Grid, check_shape, compact_cell, format_shape, normal_shape
 from lexforge.lexicon import Lexicon
 
 #: Ruzzle round-3 multipliers per 16 cells: (letter multiplier, word multiplier, how many).
@@ -143,7 +143,7 @@ def generate_boards(
     ``MAX_DRAWS`` holds ``min_words`` words."""
     if shape is not None:
         check_shape(shape, f"--shape {format_shape(shape)}")
-        *layers, rows, cols = (1, *shape) if len(shape) == 1 else shape
+        *layers, rows, cols = normal_shape(shape)
         if layers and multipliers:
             raise UserError(f"--shape {format_shape(shape)}: Ruzzle boards (--multipliers) are 2-D")
     else:

@@ -28,7 +28,8 @@ n-dimensional grids (a 4×4×4 cube, a 3×3×3×3 hypercube) are 2-D layers of t
   ``|`` per dimension (``AB/CD|EF/GH`` is a 2×2×2 cube; a one-row layer ends with ``/``);
 * with ``shape=(4, 4, 4)`` (``--shape 4x4x4``) the text is a stream of cells, the product of the
   sides per grid: each line is a row of the format (spaced cells, or letters run together),
-  whatever the line breaks (``--shape 4x4x4`` and 64 letters); a 1-D shape ``N`` is one row.
+  whatever the line breaks (``--shape 4x4x4`` and 64 letters); a 1-D shape ``N`` is one row,
+  and leading sides of 1 are dropped (``1x4x4`` is a 4×4 grid).
 
 A cell's neighbours are the cells whose every coordinate differs by at most one (adjacency 8:
 3ⁿ − 1 of them inside the grid) or the 2n steps along one axis (adjacency 4). A grid is at most
@@ -51,10 +52,12 @@ from lexforge.text import fold_word
 # 64 cells is almost surely the wrong file (a word list, a log) and would only make the search
 # and its output needlessly large; the compiled search itself has no smaller limit.
 MAX_SIDE = 64
-# n-D grids get the cells of the largest 2-D board; beyond 6 dimensions every cell of a grid
-# that size neighbours nearly every other, and the paths of one word run into the billions.
+# n-D grids get the cells of the largest 2-D board. A cell has up to 3ⁿ − 1 neighbours and the
+# search walks every path spelling a prefix, which multiply with them: with en, a 4×4×4 board
+# takes 0.15 s, a 3×3×3×3 one (80 neighbours) 80 s, and a 3×3×3×3×3 one (242) did not end in
+# 2 minutes. Hence at most 4 dimensions.
 MAX_CELLS = MAX_SIDE * MAX_SIDE
-MAX_DIMS = 6
+MAX_DIMS = 4
 # Real dice hold one or two letters (Qu, Th, In…); a longer "cell" is a typo or a word.
 MAX_CELL_LETTERS = 4
 
@@ -90,9 +93,9 @@ class Grid:
 
     @classmethod
     def from_cells(cls, shape: tuple[int, ...], cells: tuple[str, ...]) -> Grid:
-        """A grid without multipliers of any ``shape`` from its folded cells in C order (a 1-D
-        shape ``(n,)`` is one row)."""
-        shape = (1, *shape) if len(shape) == 1 else shape
+        """A grid without multipliers of any ``shape`` (see ``normal_shape``) from its folded
+        cells in C order."""
+        shape = normal_shape(shape)
         ones = (1,) * len(cells)
         return cls(shape[-2], shape[-1], tuple(cells), ones, ones, tuple(shape[:-2]))
 
@@ -110,6 +113,15 @@ class Grid:
 def cell_coords(shape: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The coordinates of every cell of a grid of ``shape``, in cell order (C order)."""
     return tuple(itertools.product(*map(range, shape)))
+
+
+def normal_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape a grid is stored with: a 1-D shape ``(n,)`` is one row ``(1, n)``, and leading
+    sides of 1 are dropped (a 1×4×4 grid is the 4×4 one: same cells, same neighbours)."""
+    shape = (1, *shape) if len(shape) == 1 else tuple(shape)
+    while len(shape) > 2 and shape[0] == 1:
+        shape = shape[1:]
+    return shape
 
 
 def format_shape(shape: tuple[int, ...]) -> str:
@@ -371,7 +383,7 @@ def _grid(shape: tuple[int, ...], cells: list[Cell], where: str) -> Grid:
     """The grid of these cells (a 1-D shape is one row); UserError for a one-column grid the
     board format cannot write back (see ``format_grid``): a multi-letter cell other than Qu, or
     a multiplier."""
-    shape = (1, *shape) if len(shape) == 1 else shape
+    shape = normal_shape(shape)
     if shape[-1] == 1:
         for letters, letter_mult, word_mult in cells:
             if not compact_cell(letters) or (letter_mult, word_mult) != (1, 1):
