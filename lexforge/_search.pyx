@@ -203,7 +203,8 @@ def search_board(
     (``length_bonus`` has an entry for every letter count up to the board's total); among equal
     scores the first path in depth-first order (the lexicographically smallest sequence of
     cells) is kept. Returns, per word in discovery order: its graph node, score, letter count,
-    and its path as ``paths[path_start : path_start + path_len]`` (cell indices).
+    and its path as ``paths[path_start : path_start + path_len]`` (cell indices); then the
+    number of cells the walk stepped on (the work done, for benchmarks).
     """
     cdef Board board = as_board(cell_letters, cell_len, nbr, nbr_count, graph.shape[0])
     check_board(&board)
@@ -218,11 +219,12 @@ def search_board(
     cdef int64_t[::1] nodes, scores, lengths, path_start, path_len, paths, slots
     cdef Found found
     cdef Py_ssize_t n_found, n_path_cells
+    cdef int64_t visited = 0
     cdef Frame* stack
     cdef uint64_t* reach
     cdef uint8_t* used
     if board.cells == 0:
-        return tuple(np.empty(0, np.int64) for _ in range(6))
+        return (*(np.empty(0, np.int64) for _ in range(6)), 0)
     while True:  # the output arrays never grow during the walk: retry with more room instead
         nodes = np.empty(capacity, np.int64)
         scores = np.empty(capacity, np.int64)
@@ -248,7 +250,7 @@ def search_board(
             memset(used, 0, board.cells + 1)
             n_found = depth_first(
                 &graph[0], &board, &cell_value[0], &cell_word_mult[0], min_length,
-                &length_bonus[0], &found, stack, reach, used, &n_path_cells,
+                &length_bonus[0], &found, stack, reach, used, &n_path_cells, &visited,
             )
         free(stack)
         free(reach)
@@ -261,6 +263,7 @@ def search_board(
                 np.asarray(path_start[:n_found]),
                 np.asarray(path_len[:n_found]),
                 np.asarray(paths[:n_path_cells]),
+                visited,
             )
         capacity *= 4
 
@@ -277,13 +280,16 @@ cdef Py_ssize_t depth_first(
     const uint64_t* reach,
     uint8_t* used,
     Py_ssize_t* n_path_cells,
+    int64_t* visited,
 ) noexcept nogil:
-    """The walk of ``search_board`` into ``found``: the number of words, or -1 when it is full."""
+    """The walk of ``search_board`` into ``found``: the number of words, or -1 when it is full;
+    ``visited`` counts the cells stepped on."""
     cdef Py_ssize_t n_found = 0, depth, i, start
     cdef int64_t node, cell, next_cell, child, score, k, word
     cdef Py_ssize_t slot
     cdef uint64_t candidates
     n_path_cells[0] = 0
+    visited[0] = 0
     for start in range(board.cells):
         node = walk(graph, ROOT, board, start)
         if node < 0:
@@ -292,6 +298,7 @@ cdef Py_ssize_t depth_first(
         stack[0] = Frame(start, node, 0, cell_value[start], cell_word_mult[start],
                          board.length[start])
         used[start] = 1
+        visited[0] += 1
         while depth >= 0:
             node = stack[depth].node
             if stack[depth].next == 0 and graph[node].word >= 0 and stack[depth].letters >= min_length:
@@ -335,6 +342,7 @@ cdef Py_ssize_t depth_first(
             if child >= 0:
                 stack[depth].next = k
                 used[next_cell] = 1
+                visited[0] += 1
                 depth += 1
                 stack[depth] = Frame(
                     next_cell, child, 0,

@@ -301,7 +301,7 @@ def found_words(
     The word is spelled from its path, which the letter graph guarantees is a lexicon word
     (cheaper than ``restore_key`` of its id, and the trie is not even touched).
     """
-    _, scores, _, path_start, path_len, paths = found
+    _, scores, _, path_start, path_len, paths = found[:6]
     if order is not None:
         scores, path_start, path_len = scores[order], path_start[order], path_len[order]
     spell = grid.cells.__getitem__

@@ -124,8 +124,8 @@ def board_drawer(
 def generate_boards(
     lexicon: Lexicon,
     *,
-    rows: int,
-    cols: int,
+    rows: int = 4,
+    cols: int = 4,
     count: int = 1,
     seed: int | None = None,
     dice: str | None = None,

@@ -205,8 +205,8 @@ def test_batch_of_mixed_dimensions_matches_single_solves(grids, threads):
 
 def test_boards_over_64_cells_go_to_the_depth_first_search():
     lexicon = small_lexicon("en")
-    grids = list(generate_boards(lexicon, rows=0, cols=0, shape=(3, 3, 3, 3), count=2, seed=3))
-    grids.append(next(generate_boards(lexicon, rows=0, cols=0, shape=(4, 4, 4), seed=3)))
+    grids = list(generate_boards(lexicon, shape=(3, 3, 3, 3), count=2, seed=3))
+    grids.append(next(generate_boards(lexicon, shape=(4, 4, 4), seed=3)))
     batch = boggle.solve_batch(lexicon, grids, threads=2)
     assert batch == [[w.word for w in boggle.solve(lexicon, grid)] for grid in grids]
     assert all(batch)
