@@ -6,9 +6,9 @@
 Figures: first calls, 4×4 Boggle boards per second through ``solve_batch`` on one thread and on
 all (median of ``--repeat`` runs; on a shared machine the second depends on what else runs),
 one-board latency of ``solve`` (median, p95), 10×10 Ruzzle latency, n-D Boggle (4×4×4 boards per
-second through ``solve_batch`` on one thread, 3×3×3×3 boards per second through ``solve``, and
-the depth-first walk's time per visited cell on 4×4, 4×4×4 and 3×3×3×3 boards: the cells it
-stepped on, as ``search_board`` counts them), and resident memory: of this
+second through ``solve_batch`` on one thread; the depth-first walk's boards per second and time
+per visited cell on 4×4, 4×4×4 and 3×3×3×3 boards: the cells it stepped on, as ``search_board``
+counts them), and resident memory: of this
 process, and (with ``--lexicon``) of one-shot ``lexforge boggle`` processes, one board and a
 batch of 2,000, with their wall time. Boards are drawn with a fixed seed from the language's
 first Boggle dice set (letters by the lexicon's frequencies if it has none); Ruzzle boards get
@@ -164,7 +164,7 @@ def main() -> None:
     parser.add_argument("--single", type=int, default=1000, help="boards timed one by one")
     parser.add_argument("--ruzzle", type=int, default=50, help="10×10 Ruzzle boards timed")
     parser.add_argument("--cubes", type=int, default=500, help="4×4×4 boards per batch run")
-    parser.add_argument("--hypercubes", type=int, default=3, help="3×3×3×3 boards timed")
+    parser.add_argument("--hypercubes", type=int, default=1, help="3×3×3×3 boards timed")
     parser.add_argument("--threads", type=int, help="threads of the parallel batch (default: all)")
     parser.add_argument("--runs-cli", type=int, default=10, help="one-shot lexforge runs timed")
     parser.add_argument("--seed", type=int, default=2024)
@@ -253,8 +253,9 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
 
 
 def nd_figures(lexicon: Lexicon, maker: BoardMaker, squares: list[Grid], args) -> None:
-    """n-D Boggle: 4×4×4 boards/s (batch, one thread), 3×3×3×3 boards/s (``solve``: more than
-    64 cells), and the depth-first walk's time per visited cell against 4×4 boards'."""
+    """n-D Boggle: 4×4×4 boards/s (batch, one thread), then the depth-first walk (``solve``'s,
+    and the batch's for boards over 64 cells) on 4×4, 4×4×4 and 3×3×3×3 boards: boards/s and
+    time per visited cell."""
     cubes = [maker.nd((4, 4, 4)) for _ in range(args.cubes)]
     runs = [args.cubes / timed(boggle.solve_batch, lexicon, cubes, threads=1)[0] for _ in range(3)]
     words = statistics.mean(map(len, boggle.solve_batch(lexicon, cubes[:50], threads=1)))
@@ -263,19 +264,14 @@ def nd_figures(lexicon: Lexicon, maker: BoardMaker, squares: list[Grid], args) -
         f"(solve_batch, {args.cubes} boards, {words:,.0f} words/board)"
     )
     hypercubes = [maker.nd((3, 3, 3, 3)) for _ in range(args.hypercubes)]
-    seconds, found = timed(lambda: [boggle.solve(lexicon, grid) for grid in hypercubes])
-    print(
-        f"Boggle 3×3×3×3     {len(hypercubes) / seconds:,.3f} boards/s "
-        f"({seconds / len(hypercubes):.1f} s a board: solve, "
-        f"{statistics.mean(map(len, found)):,.0f} words/board)"
-    )
     for label, grids in (("4×4", squares), ("4×4×4", cubes[:50]), ("3×3×3×3", hypercubes)):
         walked = [timed(visited_cells, lexicon, grid) for grid in grids]
         total = sum(seconds for seconds, _ in walked)
         cells = sum(visited for _, visited in walked)
         print(
-            f"visited cells      {label}: {total / cells * 1e9:.1f} ns a cell, "
-            f"{cells / len(grids):,.0f} cells a board (depth-first, {len(grids)} boards)"
+            f"depth-first walk   {label}: {len(grids) / total:,.3g} boards/s, "
+            f"{total / cells * 1e9:.1f} ns a visited cell, {cells / len(grids):,.0f} cells a "
+            f"board ({len(grids)} boards)"
         )
 
 

@@ -288,8 +288,10 @@ cdef Py_ssize_t depth_first(
     cdef int64_t node, cell, next_cell, child, score, k, word
     cdef Py_ssize_t slot
     cdef uint64_t candidates
+    cdef int64_t n_visited = 0
+    cdef const int64_t* around
+    cdef int64_t n_around
     n_path_cells[0] = 0
-    visited[0] = 0
     for start in range(board.cells):
         node = walk(graph, ROOT, board, start)
         if node < 0:
@@ -298,7 +300,7 @@ cdef Py_ssize_t depth_first(
         stack[0] = Frame(start, node, 0, cell_value[start], cell_word_mult[start],
                          board.length[start])
         used[start] = 1
-        visited[0] += 1
+        n_visited += 1
         while depth >= 0:
             node = stack[depth].node
             if stack[depth].next == 0 and graph[node].word >= 0 and stack[depth].letters >= min_length:
@@ -332,8 +334,10 @@ cdef Py_ssize_t depth_first(
             candidates = graph[node].mask & reach[cell]
             k = stack[depth].next
             if candidates != 0:
-                while k < board.nbr_count[cell]:
-                    next_cell = board.nbr[cell * board.nbr_width + k]
+                around = board.nbr + cell * board.nbr_width  # a local: no reload per neighbour
+                n_around = board.nbr_count[cell]
+                while k < n_around:
+                    next_cell = around[k]
                     k += 1
                     if candidates & first_letter_bit(board, next_cell) and not used[next_cell]:
                         child = walk(graph, node, board, next_cell)
@@ -342,7 +346,7 @@ cdef Py_ssize_t depth_first(
             if child >= 0:
                 stack[depth].next = k
                 used[next_cell] = 1
-                visited[0] += 1
+                n_visited += 1
                 depth += 1
                 stack[depth] = Frame(
                     next_cell, child, 0,
@@ -353,6 +357,7 @@ cdef Py_ssize_t depth_first(
             else:
                 used[cell] = 0
                 depth -= 1
+    visited[0] = n_visited
     return n_found
 
 
@@ -586,6 +591,7 @@ cdef Py_ssize_t board_words(
     cdef uint64_t candidates, bit
     cdef uint64_t* used
     cdef uint64_t* child_used
+    cdef const int64_t* around
     cdef Path* path
     cdef Path* extended
     fill_reach(board, buffers.reach)
@@ -623,8 +629,9 @@ cdef Py_ssize_t board_words(
         if candidates == 0:
             current += 1
             continue
+        around = board.nbr + cell * board.nbr_width  # a local: no reload per neighbour
         for k in range(board.nbr_count[cell]):
-            next_cell = board.nbr[cell * board.nbr_width + k]
+            next_cell = around[k]
             bit = (<uint64_t>1) << (next_cell & 63)
             if candidates & first_letter_bit(board, next_cell) == 0 or used[next_cell >> 6] & bit:
                 continue
