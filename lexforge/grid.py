@@ -225,6 +225,11 @@ def _parse_block(
         rows = _parse_rows(items, language, where, multipliers, slashed)
         _check_size(len(rows), len(rows[0]), where)
         return _grid((len(rows), len(rows[0])), [cell for row in rows for cell in row], where)
+    if depth + 2 > MAX_DIMS:
+        raise UserError(
+            f"{where}: a separator of {depth + 2}-D blocks ('{'|' * depth}' or "
+            f"'{'=' * (depth + 1)}'), but a grid has at most {MAX_DIMS} dimensions"
+        )
     layers, lines = _nest(items, depth, where)
     cells: list[Cell] = []
     first: tuple[int, int] = (0, 0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 from fuzz_harness import run
@@ -110,10 +111,12 @@ def test_neighbour_counts():
         ("AB/CD|EF/GH||IJ/KL", "ragged layers: 3-D block 2 holds 1 layers where block 1 holds 2"),
         ("AB\nCD\n---\n", "layer 2: empty layer"),
         ("AB/CD|EF/G", "layer 2, row 2: ragged row"),
+        ("AB/CD|||EF/GH", "a separator of 5-D blocks ('|||' or '===='), but a grid has at most 4"),
+        ("A\n" + "=" * 5000 + "\nB", "a separator of 5001-D blocks"),
     ],
 )
 def test_bad_layers_are_user_errors(text, fragment):
-    with pytest.raises(UserError, match=fragment):
+    with pytest.raises(UserError, match=re.escape(fragment)):
         parse_grids(text, EN, source="in")
 
 
