@@ -54,8 +54,8 @@ from lexforge.text import fold_word
 MAX_SIDE = 64
 # n-D grids get the cells of the largest 2-D board. A cell has up to 3ⁿ − 1 neighbours and the
 # search walks every path spelling a prefix, which multiply with them: with en, a 4×4×4 board
-# takes 0.15 s, a 3×3×3×3 one (80 neighbours) 80 s, and a 3×3×3×3×3 one (242) did not end in
-# 2 minutes. Hence at most 4 dimensions.
+# takes 0.05–0.2 s, a 3×3×3×3 one (80 neighbours) 9–80 s, and a 3×3×3×3×3 one (242) did not end
+# in 2 minutes. Hence at most 4 dimensions.
 MAX_CELLS = MAX_SIDE * MAX_SIDE
 MAX_DIMS = 4
 # Real dice hold one or two letters (Qu, Th, In…); a longer "cell" is a typo or a word.
