@@ -912,7 +912,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         choices=(4, 8),
         default=8,
-        help="8: every cell one step away on each axis (26 in 3-D); 4: along one axis (6 in 3-D)",
+        help="8: cells at most one step away on every axis (26 in 3-D); 4: one step on one axis",
     )
     sub.add_argument("--paths", action="store_true", help="show one path per word")
     sub.add_argument(

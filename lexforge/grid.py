@@ -22,10 +22,10 @@ Board text format (elzzur's, extended):
 n-dimensional grids (a 4×4×4 cube, a 3×3×3×3 hypercube) are 2-D layers of the same size:
 
 * written over several lines, layers are separated by a line ``---``, 3-D blocks (of a 4-D grid)
-  by a line ``===``, 4-D blocks by ``====``, one more ``=`` per dimension; blank lines around a
-  separator are ignored. Each layer is read like a 2-D grid (one line without spaces: a square);
-* on one line, rows are separated by ``/``, layers by ``|``, 3-D blocks by ``||``, one more
-  ``|`` per dimension (``AB/CD|EF/GH`` is a 2×2×2 cube; a one-row layer ends with ``/``);
+  by a line ``===``; blank lines around a separator are ignored. Each layer is read like a 2-D
+  grid (one line without spaces: a square);
+* on one line, rows are separated by ``/``, layers by ``|``, 3-D blocks by ``||``
+  (``AB/CD|EF/GH`` is a 2×2×2 cube; a one-row layer ends with ``/``);
 * with ``shape=(4, 4, 4)`` (``--shape 4x4x4``) the text is a stream of cells, the product of the
   sides per grid: each line is a row of the format (spaced cells, or letters run together),
   whatever the line breaks (``--shape 4x4x4`` and 64 letters); a 1-D shape ``N`` is one row,
