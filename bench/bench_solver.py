@@ -5,7 +5,10 @@
 
 Figures: first calls, 4×4 Boggle boards per second through ``solve_batch`` on one thread and on
 all (median of ``--repeat`` runs; on a shared machine the second depends on what else runs),
-one-board latency of ``solve`` (median, p95), 10×10 Ruzzle latency, and resident memory: of this
+one-board latency of ``solve`` (median, p95), 10×10 Ruzzle latency, n-D Boggle (4×4×4 boards per
+second through ``solve_batch`` on one thread; the depth-first walk's boards per second and time
+per visited cell on 4×4, 4×4×4 and 3×3×3×3 boards: the cells it stepped on, as ``search_board``
+counts them), and resident memory: of this
 process, and (with ``--lexicon``) of one-shot ``lexforge boggle`` processes, one board and a
 batch of 2,000, with their wall time. Boards are drawn with a fixed seed from the language's
 first Boggle dice set (letters by the lexicon's frequencies if it has none); Ruzzle boards get
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import math
 import multiprocessing
 import os
 import statistics
@@ -111,6 +115,16 @@ class BoardMaker:
             cells = [str(c) for c in self.rng.choice(self.letters, size=n, p=self.weights)]
         return Grid.from_rows([cells[row * side : (row + 1) * side] for row in range(side)])
 
+    def nd(self, shape: tuple[int, ...]) -> Grid:
+        """A Boggle board of ``shape`` (any dimensions), letters drawn like ``ruzzle``'s."""
+        n = math.prod(shape)
+        faces = [face for die in self.dice for face in die]
+        if faces:
+            cells = [faces[i] for i in self.rng.integers(len(faces), size=n)]
+        else:
+            cells = [str(c) for c in self.rng.choice(self.letters, size=n, p=self.weights)]
+        return Grid.from_cells(shape, tuple(cells))
+
     def ruzzle(self, side: int = 10) -> Grid:
         n = side * side
         faces = [face for die in self.dice for face in die]
@@ -149,6 +163,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="batch runs (median reported)")
     parser.add_argument("--single", type=int, default=1000, help="boards timed one by one")
     parser.add_argument("--ruzzle", type=int, default=50, help="10×10 Ruzzle boards timed")
+    parser.add_argument("--cubes", type=int, default=500, help="4×4×4 boards per batch run")
+    parser.add_argument("--hypercubes", type=int, default=1, help="3×3×3×3 boards timed")
     parser.add_argument("--threads", type=int, help="threads of the parallel batch (default: all)")
     parser.add_argument("--runs-cli", type=int, default=10, help="one-shot lexforge runs timed")
     parser.add_argument("--seed", type=int, default=2024)
@@ -221,6 +237,7 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
         f"p95 {percentile(latencies, 0.95) * 1e3:.2f} ms "
         f"({statistics.mean(counts):.0f} words/board, {len(latencies)} boards)"
     )
+    nd_figures(lexicon, maker, boards[:200], args)
     print(
         f"RSS                {rss_mb():.0f} MB at the end, peak {rss_mb('VmHWM'):.0f} MB "
         f"(with the {len(boards):,} benchmark boards and a batch result); "
@@ -233,6 +250,45 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
                 f"lexforge boggle    {label}: wall median {seconds * 1e3:.0f} ms, peak RSS "
                 f"{peak:.0f} MB (separate processes, {args.runs_cli} runs, process start included)"
             )
+
+
+def nd_figures(lexicon: Lexicon, maker: BoardMaker, squares: list[Grid], args) -> None:
+    """n-D Boggle: 4×4×4 boards/s (batch, one thread), then the depth-first walk (``solve``'s,
+    and the batch's for boards over 64 cells) on 4×4, 4×4×4 and 3×3×3×3 boards: boards/s and
+    time per visited cell."""
+    cubes = [maker.nd((4, 4, 4)) for _ in range(args.cubes)]
+    runs = [args.cubes / timed(boggle.solve_batch, lexicon, cubes, threads=1)[0] for _ in range(3)]
+    words = statistics.mean(map(len, boggle.solve_batch(lexicon, cubes[:50], threads=1)))
+    print(
+        f"Boggle 4×4×4       {statistics.median(runs):,.1f} boards/s on 1 thread, median of 3 "
+        f"(solve_batch, {args.cubes} boards, {words:,.0f} words/board)"
+    )
+    hypercubes = [maker.nd((3, 3, 3, 3)) for _ in range(args.hypercubes)]
+    for label, grids in (("4×4", squares), ("4×4×4", cubes[:50]), ("3×3×3×3", hypercubes)):
+        walked = [timed(visited_cells, lexicon, grid) for grid in grids]
+        total = sum(seconds for seconds, _ in walked)
+        cells = sum(visited for _, visited in walked)
+        print(
+            f"depth-first walk   {label}: {len(grids) / total:,.3g} boards/s, "
+            f"{total / cells * 1e9:.1f} ns a visited cell, {cells / len(grids):,.0f} cells a "
+            f"board ({len(grids)} boards)"
+        )
+
+
+def visited_cells(lexicon: Lexicon, grid: Grid) -> int:
+    """The cells the depth-first walk of ``boggle.solve`` steps on for ``grid``."""
+    boards = boggle.encode_boards(lexicon, [grid], 8)
+    return boggle.search_board(
+        lexicon.graph,
+        boards.cell_letters,
+        boards.cell_len,
+        np.zeros(len(grid.cells), dtype=np.int64),
+        np.ones(len(grid.cells), dtype=np.int64),
+        boards.nbr,
+        boards.nbr_count,
+        3,
+        np.zeros(int(boards.cell_len.sum()) + 1, dtype=np.int64),
+    )[6]
 
 
 # A one-shot `lexforge boggle` that reports its own peak resident memory (VmHWM) on stderr. The

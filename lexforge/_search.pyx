@@ -36,7 +36,8 @@ cdef struct Board:  # one board's cells, as lexforge.boggle.encode_boards lays t
     const int64_t* letters  # cells × width graph letter indices
     Py_ssize_t width
     const int64_t* length  # letters per cell
-    const int64_t* nbr  # cells × 8 neighbour cells, ascending
+    const int64_t* nbr  # cells × nbr_width neighbour cells, ascending
+    Py_ssize_t nbr_width  # 8 for a 2-D grid, up to 3ⁿ − 1 for an n-D one
     const int64_t* nbr_count
     Py_ssize_t cells
     uint64_t nodes  # of the graph searched: ``walk`` never follows an index beyond it
@@ -44,7 +45,6 @@ cdef struct Board:  # one board's cells, as lexforge.boggle.encode_boards lays t
 
 cdef enum:
     ROOT = 0
-    MAX_NEIGHBOURS = 8
     WORD_SEPARATOR = 10  # "\n"
     LENGTH_SHIFT = 32  # Worddle sort key: (MAX_SORT_LENGTH − letters) << 32 | node
 
@@ -86,7 +86,7 @@ cdef void fill_reach(const Board* board, uint64_t* reach) noexcept nogil:
     for cell in range(board.cells):
         reach[cell] = 0
         for k in range(board.nbr_count[cell]):
-            reach[cell] |= first_letter_bit(board, board.nbr[cell * MAX_NEIGHBOURS + k])
+            reach[cell] |= first_letter_bit(board, board.nbr[cell * board.nbr_width + k])
 
 
 cdef inline Py_ssize_t hash_slot(int64_t node, int64_t table_mask) noexcept nogil:
@@ -103,15 +103,14 @@ cdef Board as_board(
 ):
     if not (cell_letters.shape[0] == cell_len.shape[0] == nbr.shape[0] == nbr_count.shape[0]):
         raise ValueError("board arrays of different lengths")
-    if nbr.shape[1] != MAX_NEIGHBOURS:
-        raise ValueError(f"neighbour table must have {MAX_NEIGHBOURS} columns")
     if nodes < 1:
         raise ValueError("the graph has no root node")
     cdef Board board
     board.letters = &cell_letters[0, 0] if cell_letters.shape[0] else NULL
     board.width = cell_letters.shape[1]
     board.length = &cell_len[0] if cell_len.shape[0] else NULL
-    board.nbr = &nbr[0, 0] if nbr.shape[0] else NULL
+    board.nbr = &nbr[0, 0] if nbr.shape[0] and nbr.shape[1] else NULL
+    board.nbr_width = nbr.shape[1]
     board.nbr_count = &nbr_count[0] if nbr_count.shape[0] else NULL
     board.cells = cell_len.shape[0]
     board.nodes = nodes
@@ -123,7 +122,7 @@ cdef Board board_of_chunk(const Board* all_cells, const int64_t* board_start, Py
     cdef Board cells = all_cells[0]
     cells.letters += board_start[board] * cells.width
     cells.length += board_start[board]
-    cells.nbr += board_start[board] * MAX_NEIGHBOURS
+    cells.nbr += board_start[board] * cells.nbr_width
     cells.nbr_count += board_start[board]
     cells.cells = board_start[board + 1] - board_start[board]
     return cells
@@ -155,10 +154,10 @@ cdef check_board(const Board* board):
         for i in range(board.length[cell]):
             if not 0 <= board.letters[cell * board.width + i] < 64:
                 raise ValueError(f"cell {cell}: letter index outside 0–63")
-        if not 0 <= board.nbr_count[cell] <= MAX_NEIGHBOURS:
+        if not 0 <= board.nbr_count[cell] <= board.nbr_width:
             raise ValueError(f"cell {cell}: {board.nbr_count[cell]} neighbours")
         for i in range(board.nbr_count[cell]):
-            if not 0 <= board.nbr[cell * MAX_NEIGHBOURS + i] < board.cells:
+            if not 0 <= board.nbr[cell * board.nbr_width + i] < board.cells:
                 raise ValueError(f"cell {cell}: a neighbour outside the board")
 
 
@@ -204,7 +203,8 @@ def search_board(
     (``length_bonus`` has an entry for every letter count up to the board's total); among equal
     scores the first path in depth-first order (the lexicographically smallest sequence of
     cells) is kept. Returns, per word in discovery order: its graph node, score, letter count,
-    and its path as ``paths[path_start : path_start + path_len]`` (cell indices).
+    and its path as ``paths[path_start : path_start + path_len]`` (cell indices); then the
+    number of cells the walk stepped on (the work done, for benchmarks).
     """
     cdef Board board = as_board(cell_letters, cell_len, nbr, nbr_count, graph.shape[0])
     check_board(&board)
@@ -219,11 +219,12 @@ def search_board(
     cdef int64_t[::1] nodes, scores, lengths, path_start, path_len, paths, slots
     cdef Found found
     cdef Py_ssize_t n_found, n_path_cells
+    cdef int64_t visited = 0
     cdef Frame* stack
     cdef uint64_t* reach
     cdef uint8_t* used
     if board.cells == 0:
-        return tuple(np.empty(0, np.int64) for _ in range(6))
+        return (*(np.empty(0, np.int64) for _ in range(6)), 0)
     while True:  # the output arrays never grow during the walk: retry with more room instead
         nodes = np.empty(capacity, np.int64)
         scores = np.empty(capacity, np.int64)
@@ -249,7 +250,7 @@ def search_board(
             memset(used, 0, board.cells + 1)
             n_found = depth_first(
                 &graph[0], &board, &cell_value[0], &cell_word_mult[0], min_length,
-                &length_bonus[0], &found, stack, reach, used, &n_path_cells,
+                &length_bonus[0], &found, stack, reach, used, &n_path_cells, &visited,
             )
         free(stack)
         free(reach)
@@ -262,6 +263,7 @@ def search_board(
                 np.asarray(path_start[:n_found]),
                 np.asarray(path_len[:n_found]),
                 np.asarray(paths[:n_path_cells]),
+                visited,
             )
         capacity *= 4
 
@@ -278,12 +280,17 @@ cdef Py_ssize_t depth_first(
     const uint64_t* reach,
     uint8_t* used,
     Py_ssize_t* n_path_cells,
+    int64_t* visited,
 ) noexcept nogil:
-    """The walk of ``search_board`` into ``found``: the number of words, or -1 when it is full."""
+    """The walk of ``search_board`` into ``found``: the number of words, or -1 when it is full;
+    ``visited`` counts the cells stepped on."""
     cdef Py_ssize_t n_found = 0, depth, i, start
     cdef int64_t node, cell, next_cell, child, score, k, word
     cdef Py_ssize_t slot
     cdef uint64_t candidates
+    cdef int64_t n_visited = 0
+    cdef const int64_t* around
+    cdef int64_t n_around
     n_path_cells[0] = 0
     for start in range(board.cells):
         node = walk(graph, ROOT, board, start)
@@ -293,6 +300,7 @@ cdef Py_ssize_t depth_first(
         stack[0] = Frame(start, node, 0, cell_value[start], cell_word_mult[start],
                          board.length[start])
         used[start] = 1
+        n_visited += 1
         while depth >= 0:
             node = stack[depth].node
             if stack[depth].next == 0 and graph[node].word >= 0 and stack[depth].letters >= min_length:
@@ -326,8 +334,10 @@ cdef Py_ssize_t depth_first(
             candidates = graph[node].mask & reach[cell]
             k = stack[depth].next
             if candidates != 0:
-                while k < board.nbr_count[cell]:
-                    next_cell = board.nbr[cell * MAX_NEIGHBOURS + k]
+                around = board.nbr + cell * board.nbr_width  # a local: no reload per neighbour
+                n_around = board.nbr_count[cell]
+                while k < n_around:
+                    next_cell = around[k]
                     k += 1
                     if candidates & first_letter_bit(board, next_cell) and not used[next_cell]:
                         child = walk(graph, node, board, next_cell)
@@ -336,6 +346,7 @@ cdef Py_ssize_t depth_first(
             if child >= 0:
                 stack[depth].next = k
                 used[next_cell] = 1
+                n_visited += 1
                 depth += 1
                 stack[depth] = Frame(
                     next_cell, child, 0,
@@ -346,6 +357,7 @@ cdef Py_ssize_t depth_first(
             else:
                 used[cell] = 0
                 depth -= 1
+    visited[0] = n_visited
     return n_found
 
 
@@ -579,6 +591,7 @@ cdef Py_ssize_t board_words(
     cdef uint64_t candidates, bit
     cdef uint64_t* used
     cdef uint64_t* child_used
+    cdef const int64_t* around
     cdef Path* path
     cdef Path* extended
     fill_reach(board, buffers.reach)
@@ -616,8 +629,9 @@ cdef Py_ssize_t board_words(
         if candidates == 0:
             current += 1
             continue
+        around = board.nbr + cell * board.nbr_width  # a local: no reload per neighbour
         for k in range(board.nbr_count[cell]):
-            next_cell = board.nbr[cell * MAX_NEIGHBOURS + k]
+            next_cell = around[k]
             bit = (<uint64_t>1) << (next_cell & 63)
             if candidates & first_letter_bit(board, next_cell) == 0 or used[next_cell >> 6] & bit:
                 continue

@@ -114,6 +114,7 @@ def boggle_answer(
     summary = {
         "grids": [
             {"grid": number, "board": format_grid_line(grid), "count": count, "total": total}
+            | ({"shape": list(grid.shape)} if grid.layers else {})
             for number, (grid, count, total) in enumerate(
                 zip(grids, counts, totals, strict=True), start=1
             )
@@ -255,9 +256,11 @@ def generate_answer(
     multipliers: bool = False,
     min_words: int = 0,
     threads: int | None = None,
+    shape: tuple[int, ...] | None = None,
 ) -> tuple[Answer, Iterator[Grid]]:
     """Random boards, and the answer listing them. Both stream from one draw, so only one of
-    them may be read (one format is written); a failure comes before the first board."""
+    them may be read (one format is written); a failure comes before the first board. A
+    ``shape`` (n-D boards) replaces ``rows`` and ``cols``, and is in the query."""
     from lexforge.generate import generate_boards
     from lexforge.grid import format_grid_line
 
@@ -269,7 +272,7 @@ def generate_answer(
         "dice": dice,
         "multipliers": multipliers,
         "min_words": min_words,
-    }
+    } | ({"shape": shape} if shape is not None else {})
     drawn = generate_boards(lexicon, threads=threads, **options)
     boards = itertools.chain([next(drawn)], drawn)
     listed = ((number, format_grid_line(board)) for number, board in enumerate(boards, start=1))

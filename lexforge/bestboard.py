@@ -231,5 +231,5 @@ class _Climb:
 def _neighbour_tables(
     rows: int, cols: int, adjacency: int, boards: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    nbr, count = _neighbour_table(rows, cols, adjacency)
+    nbr, count = _neighbour_table((rows, cols), adjacency)
     return np.tile(nbr, (boards, 1)), np.tile(count, boards)

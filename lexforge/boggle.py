@@ -32,7 +32,7 @@ import numpy as np
 from lexforge._search import boggle_chunk, boggle_scores, search_board
 from lexforge.errors import UserError
 from lexforge.graph import graph_letters
-from lexforge.grid import Grid, adjacent_cells
+from lexforge.grid import Grid, adjacent_cells, cell_coords
 
 if TYPE_CHECKING:
     from lexforge.lexicon import Lexicon
@@ -45,7 +45,7 @@ POINTS_TABLE = np.array([0, 0, 0, 1, 1, 2, 3, 5, 11], dtype=np.int64)
 @dataclass(frozen=True)
 class BoggleWord:
     word: str
-    path: tuple[tuple[int, int], ...]  # one path, (row, col) cells
+    path: tuple[tuple[int, ...], ...]  # one path, (row, col) cells (n-D: a coordinate each axis)
     score: int
 
 
@@ -194,7 +194,7 @@ class Boards:
     board_start: np.ndarray  # (boards + 1,) first cell of each board
     cell_letters: np.ndarray  # (cells, width) graph letter indices, padded
     cell_len: np.ndarray  # (cells,) letters per cell
-    nbr: np.ndarray  # (cells, 8) neighbours as cell indices within the board, ascending
+    nbr: np.ndarray  # (cells, width) neighbours as cell indices within the board, ascending
     nbr_count: np.ndarray  # (cells,)
 
     def chunk(self, lo: int, hi: int) -> tuple[np.ndarray, ...]:
@@ -234,15 +234,16 @@ def encode_boards(lexicon: Lexicon, grids: list[Grid], adjacency: int) -> Boards
         table = [[index[c] for c in cell] + [0] * (width - len(cell)) for cell in rows]
         cell_letters = np.array(table, dtype=np.int64)[cell_rows]
         cell_len = np.array([len(cell) for cell in rows], dtype=np.int64)[cell_rows]
-    shapes = {(grid.rows, grid.cols) for grid in grids}
+    shapes = {grid.shape for grid in grids}
     if len(shapes) == 1:  # all boards alike: one neighbour table, repeated
-        nbr, count = _neighbour_table(*shapes.pop(), adjacency)
+        nbr, count = _neighbour_table(shapes.pop(), adjacency)
         if len(grids) > 1:
             nbr, count = np.tile(nbr, (len(grids), 1)), np.tile(count, len(grids))
     else:
-        tables = [_neighbour_table(grid.rows, grid.cols, adjacency) for grid in grids]
-        nbr = np.concatenate([nbr for nbr, _ in tables])
-        count = np.concatenate([count for _, count in tables])
+        tables = {shape: _neighbour_table(shape, adjacency) for shape in shapes}
+        width = max(table.shape[1] for table, _ in tables.values())
+        nbr = np.concatenate([_widen(tables[grid.shape][0], width) for grid in grids])
+        count = np.concatenate([tables[grid.shape][1] for grid in grids])
     return Boards(
         board_start=np.cumsum([0] + [len(grid.cells) for grid in grids]),
         cell_letters=cell_letters,
@@ -275,28 +276,36 @@ def _letter_bytes(alphabet: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=64)
-def _neighbour_table(rows: int, cols: int, adjacency: int) -> tuple[np.ndarray, np.ndarray]:
-    around = adjacent_cells(rows, cols, adjacency)
-    table = np.full((rows * cols, 8), -1, dtype=np.int64)
+def _neighbour_table(shape: tuple[int, ...], adjacency: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's neighbours (a row each, padded with -1; 8 columns for a 2-D grid, 3ⁿ − 1 at
+    most for an n-D one) and their counts."""
+    around = adjacent_cells(shape, adjacency)
+    width = max(8, max(map(len, around), default=0))
+    table = np.full((len(around), width), -1, dtype=np.int64)
     for cell, cells in enumerate(around):
         table[cell, : len(cells)] = cells
     return table, np.array([len(cells) for cells in around], dtype=np.int64)
 
 
+def _widen(table: np.ndarray, width: int) -> np.ndarray:
+    """A neighbour table padded with -1 to ``width`` columns."""
+    return np.pad(table, ((0, 0), (0, width - table.shape[1])), constant_values=-1)
+
+
 def found_words(
     grid: Grid, found: tuple, order: np.ndarray | None = None
 ) -> list[tuple[str, int, tuple]]:
-    """(word, score, path as (row, col) cells) of the words of a ``search_board`` result, in
-    ``order`` (indices) or as found.
+    """(word, score, path as (row, col) cells, n-D: coordinates) of the words of a
+    ``search_board`` result, in ``order`` (indices) or as found.
 
     The word is spelled from its path, which the letter graph guarantees is a lexicon word
     (cheaper than ``restore_key`` of its id, and the trie is not even touched).
     """
-    _, scores, _, path_start, path_len, paths = found
+    _, scores, _, path_start, path_len, paths = found[:6]
     if order is not None:
         scores, path_start, path_len = scores[order], path_start[order], path_len[order]
     spell = grid.cells.__getitem__
-    place = _coords(grid.rows, grid.cols).__getitem__
+    place = cell_coords(grid.shape).__getitem__
     all_paths = paths.tolist()
     result = []
     for score, start, length in zip(
@@ -305,8 +314,3 @@ def found_words(
         path = all_paths[start : start + length]
         result.append(("".join(map(spell, path)), score, tuple(map(place, path))))
     return result
-
-
-@lru_cache(maxsize=64)
-def _coords(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
-    return tuple(divmod(cell, cols) for cell in range(rows * cols))

@@ -72,7 +72,8 @@ def read_board(spec: str) -> tuple[str, str, bool]:
     if spec == "-" or exists_safely(Path(spec), Path.is_file):
         return *read_input(spec), False
     where = f"board {excerpt(spec)!r} (no such file; read as a board)"
-    return spec.replace("/", "\n"), where, True
+    # An n-D grid on one line (layers separated by "|") is read as one line.
+    return spec if "|" in spec else spec.replace("/", "\n"), where, True
 
 
 def answer(args: argparse.Namespace, answer: Answer, text: Callable[[TextIO], None]) -> None:
@@ -192,16 +193,26 @@ def grid_header(out: TextIO, number: int, count: int) -> None:
 
 
 def read_grids(args: argparse.Namespace, lexicon: Lexicon, *, multipliers: bool) -> list:
-    from lexforge.grid import parse_grids
+    """The grids of the board argument (``--shape``: a stream of cells); Ruzzle's
+    (``multipliers``) must be 2-D."""
+    from lexforge.grid import parse_grids, parse_shape
 
     text, source, _ = read_board(args.board)
-    grids = parse_grids(text, lexicon.language, source=source, multipliers=multipliers)
+    shape = getattr(args, "shape", None)
+    grids = parse_grids(
+        text,
+        lexicon.language,
+        source=source,
+        multipliers=multipliers,
+        shape=None if shape is None else parse_shape(shape),
+    )
     size = getattr(args, "size", None)
     for number, grid in enumerate(grids, start=1):
-        if size is not None and (grid.rows, grid.cols) != (size, size):
-            raise UserError(
-                f"{source}: grid {number} is {grid.rows}×{grid.cols}, --size says {size}×{size}"
-            )
+        sides = "×".join(map(str, grid.shape))
+        if size is not None and grid.shape != (size, size):
+            raise UserError(f"{source}: grid {number} is {sides}, --size says {size}×{size}")
+        if multipliers and grid.layers:
+            raise UserError(f"{source}: grid {number} is {sides}: Ruzzle boards are 2-D")
     return grids
 
 
@@ -298,6 +309,10 @@ def show_pictures(
     if args.show is None and args.svg is None:
         return False
     check_show_format(args)
+    for number, grid in enumerate(grids, start=1):
+        if grid.layers:
+            sides = "×".join(map(str, grid.shape))
+            raise UserError(f"--show and --svg draw 2-D grids; grid {number} is {sides}")
     from lexforge import picture
 
     if args.svg is not None and len(grids) != 1:
@@ -527,7 +542,7 @@ def cmd_scrabble_selfplay(args: argparse.Namespace) -> None:
 
 def cmd_generate(args: argparse.Namespace) -> None:
     from lexforge.answers import generate_answer
-    from lexforge.grid import format_grid
+    from lexforge.grid import format_grid, parse_shape
 
     lexicon = load_lexicon(args)
     found, boards = generate_answer(
@@ -540,6 +555,7 @@ def cmd_generate(args: argparse.Namespace) -> None:
         multipliers=args.multipliers,
         min_words=args.min_words,
         threads=args.threads,
+        shape=None if args.shape is None else parse_shape(args.shape),
     )
 
     def text(out: TextIO) -> None:
@@ -885,8 +901,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command("boggle", cmd_boggle, "all words of Boggle grids (blank-line separated)")
     sub.add_argument("board", nargs="?", default="-", metavar="GRID|FILE|-", help=board_help)
     sub.add_argument("--size", type=bounded(1, 64), metavar="N", help="check every grid is N×N")
+    sub.add_argument(
+        "--shape",
+        metavar="AxBxC…",
+        help="n-D grids (e.g. 4x4x4) from a stream of cells: the product of the sides per grid",
+    )
     sub.add_argument("--min-length", type=length, default=3, metavar="N")
-    sub.add_argument("--adjacency", type=int, choices=(4, 8), default=8)
+    sub.add_argument(
+        "--adjacency",
+        type=int,
+        choices=(4, 8),
+        default=8,
+        help="8: cells at most one step away on every axis (26 in 3-D); 4: one step on one axis",
+    )
     sub.add_argument("--paths", action="store_true", help="show one path per word")
     sub.add_argument(
         "--score", action="store_true", help="show classic Boggle points and the total"
@@ -966,6 +993,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command("generate", cmd_generate, "random boards the other commands read")
     sub.add_argument("--rows", type=bounded(1, 64), default=4, metavar="N")
     sub.add_argument("--cols", type=bounded(1, 64), default=4, metavar="N")
+    sub.add_argument(
+        "--shape", metavar="AxBxC…", help="an n-D board (e.g. 3x3x3), instead of --rows/--cols"
+    )
     sub.add_argument(
         "--count", type=bounded(1, 1_000_000), default=1, metavar="N", help="number of boards"
     )

@@ -9,12 +9,13 @@ board's size.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 
 from lexforge.errors import UserError
-from lexforge.grid import Grid, compact_cell
+from lexforge.grid import Grid, check_shape, compact_cell, format_shape, normal_shape
 from lexforge.lexicon import Lexicon
 
 #: Ruzzle round-3 multipliers per 16 cells: (letter multiplier, word multiplier, how many).
@@ -80,14 +81,13 @@ def _ruzzle_multipliers(cells: int, rng: random.Random) -> tuple[list[int], list
 
 
 def _draw(
-    rows: int,
-    cols: int,
+    shape: tuple[int, ...],
     rng: random.Random,
     weights: dict[str, float] | None,
     dice: list[list[str]] | None,
     multipliers: bool,
 ) -> Grid:
-    cells = rows * cols
+    cells = math.prod(shape)
     if dice is not None:
         order = list(dice)
         rng.shuffle(order)
@@ -99,7 +99,8 @@ def _draw(
         letter_mult, word_mult = _ruzzle_multipliers(cells, rng)
     else:
         letter_mult = word_mult = [1] * cells
-    return Grid(rows, cols, tuple(letters), tuple(letter_mult), tuple(word_mult))
+    rows, cols = shape[-2:]
+    return Grid(rows, cols, tuple(letters), tuple(letter_mult), tuple(word_mult), shape[:-2])
 
 
 def board_drawer(
@@ -108,39 +109,51 @@ def board_drawer(
     cols: int,
     dice: list[list[str]] | None = None,
     multipliers: bool = False,
+    layers: tuple[int, ...] = (),
 ) -> Callable[[random.Random], Grid]:
     """A function drawing one board from a random generator: ``dice`` (a set from ``dice_set``)
-    rolled, else letters from the lexicon's frequencies; Ruzzle ``multipliers`` placed.
+    rolled, else letters from the lexicon's frequencies; Ruzzle ``multipliers`` placed; ``layers``
+    of rows×cols for an n-D board (see ``Grid``).
 
     ``generate_boards(seed=S)``'s first board is ``board_drawer(...)(random.Random(S))``."""
     weights = None if dice is not None else letter_weights(lexicon)
-    return lambda rng: _draw(rows, cols, rng, weights, dice, multipliers)
+    shape = (*layers, rows, cols)
+    return lambda rng: _draw(shape, rng, weights, dice, multipliers)
 
 
 def generate_boards(
     lexicon: Lexicon,
     *,
-    rows: int,
-    cols: int,
+    rows: int = 4,
+    cols: int = 4,
     count: int = 1,
     seed: int | None = None,
     dice: str | None = None,
     multipliers: bool = False,
     min_words: int = 0,
     threads: int | None = None,
+    shape: tuple[int, ...] | None = None,
 ) -> Iterator[Grid]:
     """``count`` random boards, as they are drawn; with ``min_words``, only boards holding at least
     that many words (counted by the batch search on ``threads`` threads, default all cores).
+    A ``shape`` (e.g. ``(4, 4, 4)``; a 1-D one is one row) replaces ``rows`` and ``cols``.
 
     The arguments are checked at once; the boards are drawn as the iterator is read, so any
     ``count`` runs in bounded memory. UserError (on the first read) when no board of the first
     ``MAX_DRAWS`` holds ``min_words`` words."""
+    if shape is not None:
+        check_shape(shape, f"--shape {format_shape(shape)}")
+        *layers, rows, cols = normal_shape(shape)
+        if layers and multipliers:
+            raise UserError(f"--shape {format_shape(shape)}: Ruzzle boards (--multipliers) are 2-D")
+    else:
+        layers = []
     if not (1 <= rows <= 64 and 1 <= cols <= 64):
         raise UserError(f"board {rows}×{cols}: rows and columns must be between 1 and 64")
     if count < 1:
         raise UserError(f"--count {count}: must be at least 1")
     rng = random.Random(seed)
-    cells = rows * cols
+    cells = math.prod((*layers, rows, cols))
     dice_faces = dice_set(lexicon, dice, cells) if dice is not None else None
     digraphs = dice_faces is not None and not all(
         compact_cell(face) for die in dice_faces for face in die
@@ -150,7 +163,7 @@ def generate_boards(
             f"board {rows}×1: a one-column board cannot be written with "
             f"{'multipliers' if multipliers else 'multi-letter dice'}; use two columns"
         )
-    draw_with = board_drawer(lexicon, rows, cols, dice_faces, multipliers)
+    draw_with = board_drawer(lexicon, rows, cols, dice_faces, multipliers, tuple(layers))
 
     def draw() -> Grid:
         return draw_with(rng)
@@ -159,7 +172,8 @@ def generate_boards(
         return (draw() for _ in range(count))
     min_length = 2 if multipliers else 3  # Ruzzle's words are 2 letters and up, Boggle's 3
     words = (min_words, min_length)
-    return _boards_with_words(lexicon, draw, f"{rows}×{cols}", count, words, threads)
+    size = "×".join(map(str, (*layers, rows, cols)))
+    return _boards_with_words(lexicon, draw, size, count, words, threads)
 
 
 def _boards_with_words(

@@ -169,5 +169,5 @@ def tsv_field(value: Any) -> str:
 
 
 def format_path(path: Sequence[Sequence[int]]) -> str:
-    """A path as the text format shows it: ``(0,1) (1,2)``."""
-    return " ".join(f"({r},{c})" for r, c in path)
+    """A path as the text format shows it: ``(0,1) (1,2)``; n-D cells ``(0,1,2)``."""
+    return " ".join(f"({','.join(map(str, cell))})" for cell in path)

@@ -23,6 +23,7 @@ board and scores the board that results, instead of walking the letter graph fro
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
@@ -34,7 +35,7 @@ import numpy as np
 from lexforge.anagram import Match, parse_rack, show_jokers
 from lexforge.boggle import BoggleWord, boggle_score
 from lexforge.graph import ROOT, graph_letters
-from lexforge.grid import Grid, neighbours
+from lexforge.grid import Grid
 from lexforge.ruzzle import RuzzleWord, check_values, ruzzle_score, sort_words
 from lexforge.scrabble import Board, Move, best_first, parse_scrabble_rack, place
 
@@ -49,7 +50,7 @@ def boggle_dfs(
 ) -> list[BoggleWord]:
     """Boggle by the Worddle brief's depth-first search over the marisa trie."""
     first: dict[str, Path] = {}
-    for word, path in _dfs(lexicon, grid, neighbours(grid, adjacency), min_length):
+    for word, path in _dfs(lexicon, grid, grid_neighbours(grid.shape, adjacency), min_length):
         first.setdefault(word, path)
     return _boggle_words(grid, first)
 
@@ -58,7 +59,7 @@ def boggle_brute_force(
     lexicon: Lexicon, grid: Grid, *, min_length: int = 3, adjacency: int = 8
 ) -> list[BoggleWord]:
     """Boggle by tracing every plausible word of the lexicon on the grid."""
-    around = neighbours(grid, adjacency)
+    around = grid_neighbours(grid.shape, adjacency)
     first = {}
     for word in _plausible_words(lexicon, grid, around, min_length):
         paths = list(_paths_spelling(word, grid, around))
@@ -73,7 +74,7 @@ def ruzzle_dfs(
     """Ruzzle by depth-first search, keeping each word's best path."""
     values = _values(lexicon, board, values)
     best: dict[str, tuple[int, Path]] = {}
-    for word, path in _dfs(lexicon, board, neighbours(board), min_length):
+    for word, path in _dfs(lexicon, board, grid_neighbours(board.shape, 8), min_length):
         score = ruzzle_score(board, _coords(board, path), values)
         if word not in best or score > best[word][0]:  # ties: the first path found
             best[word] = (score, path)
@@ -85,7 +86,7 @@ def ruzzle_brute_force(
 ) -> list[RuzzleWord]:
     """Ruzzle by tracing every plausible word; best score, ties to the smallest path."""
     values = _values(lexicon, board, values)
-    around = neighbours(board)
+    around = grid_neighbours(board.shape, 8)
     best = {}
     for word in _plausible_words(lexicon, board, around, min_length):
         scored = [
@@ -95,6 +96,28 @@ def ruzzle_brute_force(
         if scored:
             best[word] = min(scored, key=lambda item: (-item[0], item[1]))
     return _ruzzle_words(board, best)
+
+
+def grid_neighbours(shape: tuple[int, ...], adjacency: int) -> list[Path]:
+    """Each cell's neighbours on a grid of any number of dimensions, found without
+    lexforge.grid: every other cell whose coordinates all differ by at most one (adjacency 8),
+    or differ by one in exactly one of them (adjacency 4). Quadratic: for small grids."""
+    coords = [cell_position(shape, cell) for cell in range(math.prod(shape))]
+
+    def touch(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+        gaps = [abs(x - y) for x, y in zip(a, b, strict=True)]
+        return max(gaps) == 1 if adjacency == 8 else sum(gaps) == 1
+
+    return [tuple(j for j, b in enumerate(coords) if touch(a, b)) for a in coords]
+
+
+def cell_position(shape: tuple[int, ...], cell: int) -> tuple[int, ...]:
+    """The coordinates of a cell index (row-major: the last coordinate varies fastest)."""
+    position = []
+    for side in reversed(shape):
+        cell, coordinate = divmod(cell, side)
+        position.append(coordinate)
+    return tuple(reversed(position))
 
 
 def _dfs(
@@ -202,8 +225,8 @@ def _values(lexicon: Lexicon, board: Grid, values: dict[str, int] | None) -> dic
     return values
 
 
-def _coords(grid: Grid, path: Path) -> tuple[tuple[int, int], ...]:
-    return tuple(grid.coords(cell) for cell in path)
+def _coords(grid: Grid, path: Path) -> tuple[tuple[int, ...], ...]:
+    return tuple(cell_position(grid.shape, cell) for cell in path)
 
 
 def _boggle_words(grid: Grid, paths: dict[str, Path]) -> list[BoggleWord]:

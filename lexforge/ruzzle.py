@@ -74,7 +74,10 @@ def check_values(board: Grid, values: dict[str, int], language_code: str) -> Non
 def solve(
     lexicon: Lexicon, board: Grid, *, values: dict[str, int] | None = None, min_length: int = 2
 ) -> list[RuzzleWord]:
-    """Every word of ``lexicon`` on ``board`` with its best path, by score (then word)."""
+    """Every word of ``lexicon`` on ``board`` with its best path, by score (then word);
+    UserError for an n-D board (Ruzzle is 2-D)."""
+    if board.layers:
+        raise UserError(f"a Ruzzle board is 2-D; this one is {'×'.join(map(str, board.shape))}")
     if values is None:
         values = lexicon.language.ruzzle_values
     check_values(board, values, lexicon.language.code)

@@ -38,6 +38,7 @@ from lexforge import _scrabble
 from lexforge.anagram import Rack, parse_rack
 from lexforge.errors import UserError
 from lexforge.graph import graph_letters
+from lexforge.grid import has_layers
 from lexforge.language import Language
 from lexforge.lexicon import Lexicon
 from lexforge.text import fold_word
@@ -190,6 +191,11 @@ def load_layout(spec: str | None) -> Layout:
 
 def parse_board(text: str, language: Language, layout: Layout, source: str = "<board>") -> Board:
     """A board of ``layout``'s size (see the module docstring); UserError on bad input."""
+    if has_layers(text):
+        raise UserError(
+            f"{source}: a Scrabble board is 2-D; '---', '===' and '|' separate the layers of "
+            "n-D Boggle grids"
+        )
     rows = _rows(text, source, "board")
     if (len(rows), len(rows[0])) != (layout.rows, layout.cols):
         raise UserError(

@@ -59,6 +59,10 @@ HOSTILE_TEXT = (
     "A/B/C",
     "AB/C",
     "A B\nC D",
+    "AB/CD|EF/GH",
+    "AB/CD||EF",
+    "A\n---\n\n===\nB",
+    "|",
 )
 HOSTILE_NUMBERS = (
     "0",
@@ -89,6 +93,11 @@ text = st.one_of(
     st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZÉÈÇ*?/ \n", max_size=30),
 )
 number = st.sampled_from(HOSTILE_NUMBERS)
+#: ``--shape`` values: good and bad shapes (zero, negative, too many cells or dimensions).
+shape = st.one_of(
+    st.sampled_from(("2x2x2", "4", "1x3x3", "0x2", "2x-2", "3x3x3x3x3", "64x64x2", "9" * 20, "x")),
+    st.text(alphabet="0123x×-", max_size=10),
+)
 grid_rows = st.lists(
     st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ QuÉ?*.123xX", min_size=0, max_size=12),
     min_size=0,
@@ -144,6 +153,7 @@ COMMANDS: dict[str, tuple[st.SearchStrategy[list[str]], dict]] = {
         grid_text.map(lambda t: [t.replace("\n", "/")]),
         {
             "--size": number,
+            "--shape": shape,
             "--min-length": number,
             "--adjacency": number,
             "--paths": None,
@@ -165,6 +175,7 @@ COMMANDS: dict[str, tuple[st.SearchStrategy[list[str]], dict]] = {
         {
             "--rows": number,
             "--cols": number,
+            "--shape": shape,
             "--count": number,
             "--seed": number,
             "--dice": text,

@@ -82,7 +82,7 @@ def grids(draw, code: str, *, max_side: int = 6, multipliers: bool = False) -> G
     cells = draw(st.lists(st.sampled_from(_letter_pool(code)), min_size=n, max_size=n))
     if draw(st.booleans()) or draw(st.booleans()):
         word = draw(st.sampled_from(small_lexicon(code).words.keys()))
-        around = adjacent_cells(rows, cols, 8)
+        around = adjacent_cells((rows, cols), 8)
         cell = draw(st.integers(0, n - 1))
         path = [cell]
         for _ in word[1:]:

@@ -64,11 +64,10 @@ def grids_of(lexicon: Lexicon, text: str, *, multipliers: bool) -> list[Grid]:
     if len(grids) > LIMITS["grids"]:
         raise BadRequest(422, f"grid: {len(grids)} grids, at most {LIMITS['grids']} a request")
     for number, grid in enumerate(grids, start=1):
-        if grid.rows * grid.cols > LIMITS["grid_cells"]:
+        if len(grid.cells) > LIMITS["grid_cells"]:
             raise BadRequest(
                 422,
-                f"grid: grid {number} has {grid.rows * grid.cols} cells, "
-                f"at most {LIMITS['grid_cells']}",
+                f"grid: grid {number} has {len(grid.cells)} cells, at most {LIMITS['grid_cells']}",
             )
     return grids
 
