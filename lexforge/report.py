@@ -65,8 +65,18 @@ def _summary(report: dict) -> str:
     return "\n".join(lines)
 
 
+def sole_sources(report: dict) -> list[str]:
+    """The sources that hold some word alone, in order (a deny list or a names source never
+    does: its column would be zeros)."""
+    return [
+        source["id"]
+        for source in report["sources"]
+        if any(row["only"][source["id"]] for row in report["lengths"])
+    ]
+
+
 def _lengths(report: dict) -> str:
-    sources = [s["id"] for s in report["sources"]]
+    sources = sole_sources(report)
     rows = report["lengths"]
     top = max((row["words"] for row in rows), default=1)
     header = ["length", "words", "shared", *(f"only {s}" for s in sources)]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
+from lexforge.report import sole_sources
+
 #: Colours of the histogram: words in several sources, then each source's own words.
 SHARED_COLOUR = "#9aa5b1"
 SOURCE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2")
@@ -83,7 +85,7 @@ def _summary(report: dict) -> str:
 
 
 def _lengths(report: dict) -> str:
-    sources = [s["id"] for s in report["sources"]]
+    sources = sole_sources(report)
     rows = [
         [
             str(r["length"]),

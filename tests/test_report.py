@@ -159,3 +159,19 @@ def test_missing_report_is_one_line(tmp_path):
     (tmp_path / "report.json").write_text("{}")
     with pytest.raises(UserError, match="not a lexforge-report/1 report"):
         load_report(tmp_path)
+
+
+def test_only_the_sources_holding_a_word_alone_get_a_column():
+    from lexforge.report import sole_sources
+    from pipeline import report_html
+
+    report = {
+        "sources": [{"id": "dict:a"}, {"id": "deny"}, {"id": "names-en"}],
+        "lengths": [
+            {"length": 2, "words": 3, "shared": 1, "only": {"dict:a": 2, "deny": 0, "names-en": 0}},
+            {"length": 3, "words": 1, "shared": 1, "only": {"dict:a": 0, "deny": 0, "names-en": 0}},
+        ],
+    }
+    assert sole_sources(report) == ["dict:a"]  # a deny list or name evidence adds no word
+    table = report_html._lengths(report)  # the length table and its histogram's legend
+    assert "only in dict:a" in table and "only in deny" not in table and "names" not in table
