@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import overload
 
 from lexforge import _scrabble
-from lexforge.anagram import Rack, parse_rack
+from lexforge.anagram import JOKERS, Rack, parse_rack
 from lexforge.errors import UserError
 from lexforge.graph import graph_letters
 from lexforge.language import Language
@@ -268,23 +268,13 @@ def generate(lexicon: Lexicon, board: Board, rack_text: str, top: int | None = N
     ``MoveList``); with ``top`` ≥ 1, only those scoring at least the ``top``-th best score."""
     if top is not None and top < 1:
         raise UserError(f"top {top}: ask for at least one move")
-    rack = parse_scrabble_rack(lexicon, rack_text)
     language = lexicon.language
-    letters = graph_letters(language.alphabet)
-    tiles, blanks, letter_mult, word_mult = _encoded(board, letters)
+    letters, index = _letter_index(lexicon)
+    counts, jokers = _rack_counts(lexicon, rack_text, letters, index)
     records, width = _scrabble.generate(
-        lexicon.word_nodes,
-        board.rows,
-        board.cols,
-        tiles,
-        blanks,
-        letter_mult,
-        word_mult,
-        board.layout.start,
-        [language.tile_values.get(letter, 0) for letter in letters],
-        len(letters),
-        [rack.letters.get(letter, 0) for letter in letters],
-        rack.jokers,
+        _position(lexicon, board),
+        counts,
+        jokers,
         language.rack_size,
         language.bingo_bonus,
         top or 0,
@@ -292,18 +282,67 @@ def generate(lexicon: Lexicon, board: Board, rack_text: str, top: int | None = N
     return MoveList(records, width, board, letters)
 
 
+def _rack_counts(
+    lexicon: Lexicon, rack_text: str, letters: str, index: dict[str, int]
+) -> tuple[list[int], int]:
+    """The rack's tiles per graph letter and its blanks: read directly when it holds only
+    letters of ``index`` and blanks (and is a valid rack), else parsed and folded."""
+    counts, jokers = [0] * len(letters), 0
+    for char in rack_text:
+        if char in index:
+            counts[index[char]] += 1
+        elif char in JOKERS:
+            jokers += 1
+        else:
+            break
+    else:
+        language = lexicon.language
+        if 0 < len(rack_text) <= language.rack_size and jokers <= language.blanks:
+            return counts, jokers
+    rack = parse_scrabble_rack(lexicon, rack_text)
+    return [rack.letters.get(letter, 0) for letter in letters], rack.jokers
+
+
 @lru_cache(maxsize=8)
-def _encoded(board: Board, letters: str) -> tuple[bytes, bytes, bytes, bytes]:
-    """The board for the compiled generator: letter index + 1 per square (0 empty), blank
-    flags, letter and word multipliers."""
+def _letter_index(lexicon: Lexicon) -> tuple[str, dict[str, int]]:
+    """The graph's letters and the index of each of them that rack text may hold as it is."""
+    letters = graph_letters(lexicon.language.alphabet)
+    return letters, {
+        letter: i
+        for i, letter in enumerate(letters)
+        if letter.isascii() and letter.isupper() and fold_word(letter, lexicon.language) == letter
+    }
+
+
+_last_position: tuple[Lexicon, Board, _scrabble.Position] | None = None
+
+
+def _position(lexicon: Lexicon, board: Board) -> _scrabble.Position:
+    """The board prepared for the compiled generator (anchors and cross-checks), shared by
+    every rack played on it: the last one, else one of the last few prepared."""
+    global _last_position
+    if _last_position is None or not (_last_position[0] is lexicon and _last_position[1] is board):
+        _last_position = (lexicon, board, _prepared(lexicon, board))
+    return _last_position[2]
+
+
+@lru_cache(maxsize=8)
+def _prepared(lexicon: Lexicon, board: Board) -> _scrabble.Position:
+    letters = graph_letters(lexicon.language.alphabet)
     index = {letter: i for i, letter in enumerate(letters, start=1)}
     squares = range(len(board.tiles))
     layout = board.layout
-    return (
+    return _scrabble.Position(
+        lexicon.word_nodes,
+        board.rows,
+        board.cols,
         bytes(index.get(tile, 0) for tile in board.tiles),
         bytes(square in board.blanks for square in squares),
         bytes(layout.letter_mult(square) for square in squares),
         bytes(layout.word_mult(square) for square in squares),
+        layout.start,
+        [lexicon.language.tile_values.get(letter, 0) for letter in letters],
+        len(letters),
     )
 
 
