@@ -326,27 +326,29 @@ cdef inline void give(Gen* g, int letter) noexcept nogil:
     g.rack_mask |= (<uint64_t>1) << letter
 
 
-cdef void collect_lefts(Gen* g, int64_t node, int depth) noexcept nogil:
-    """Every left part of up to ``depth`` more rack tiles from ``node``, in ``g.lefts``: the
-    same for every anchor, so each anchor only filters them (Appel & Jacobson's LeftPart,
-    walked once per rack instead of once per anchor)."""
+cdef void collect_lefts(Gen* g, int64_t node, int depth, int shortest) noexcept nogil:
+    """Every left part of up to ``depth`` more rack tiles from ``node`` and at least
+    ``shortest`` in all, appended to ``g.lefts``: the same for every anchor, so each anchor only
+    filters them (Appel & Jacobson's LeftPart, walked once per rack instead of once per
+    anchor)."""
     cdef uint64_t mask = g.nodes[2 * node], candidates, bit
     cdef int letter
     cdef int64_t next_node
     cdef Left* entry
-    if g.n_lefts == g.lefts_cap:
-        entry = <Left*>realloc(g.lefts, (g.lefts_cap * 2 + 64) * sizeof(Left))
-        if entry == NULL:
-            g.failed = True
-            return
-        g.lefts = entry
-        g.lefts_cap = g.lefts_cap * 2 + 64
-    entry = &g.lefts[g.n_lefts]
-    g.n_lefts += 1
-    entry.node = node
-    entry.follow = mask if g.blanks else mask & g.rack_mask
-    entry.length = g.placed
-    copy_stack(g, entry)
+    if g.placed >= shortest:
+        if g.n_lefts == g.lefts_cap:
+            entry = <Left*>realloc(g.lefts, (g.lefts_cap * 2 + 64) * sizeof(Left))
+            if entry == NULL:
+                g.failed = True
+                return
+            g.lefts = entry
+            g.lefts_cap = g.lefts_cap * 2 + 64
+        entry = &g.lefts[g.n_lefts]
+        g.n_lefts += 1
+        entry.node = node
+        entry.follow = mask if g.blanks else mask & g.rack_mask
+        entry.length = g.placed
+        copy_stack(g, entry)
     if depth == 0:
         return
     candidates = mask if g.blanks else mask & g.rack_mask
@@ -360,14 +362,14 @@ cdef void collect_lefts(Gen* g, int64_t node, int depth) noexcept nogil:
             take(g, letter)
             g.blank_stack[g.placed] = 0
             g.placed += 1
-            collect_lefts(g, next_node, depth - 1)
+            collect_lefts(g, next_node, depth - 1, shortest)
             g.placed -= 1
             give(g, letter)
         if g.blanks:
             g.blanks -= 1
             g.blank_stack[g.placed] = 1
             g.placed += 1
-            collect_lefts(g, next_node, depth - 1)
+            collect_lefts(g, next_node, depth - 1, shortest)
             g.placed -= 1
             g.blanks += 1
 
@@ -414,16 +416,16 @@ cdef int left_limit(Dir* d, int r, int c) noexcept nogil:
 
 
 cdef void ensure_lefts(Gen* g, int depth) noexcept nogil:
-    """``g.lefts``: every left part of up to ``depth`` tiles (collected again, deeper, when an
-    anchor needs longer ones than the last collection holds)."""
+    """``g.lefts``: every left part of up to ``depth`` tiles, shortest first (the longer ones
+    appended when an anchor first needs them)."""
     cdef int length
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, n = g.n_lefts
     if depth <= g.lefts_depth:
         return
+    collect_lefts(g, 0, depth, g.lefts_depth + 1)
     g.lefts_depth = depth
-    g.n_lefts = 0
-    collect_lefts(g, 0, depth)
-    qsort(g.lefts, g.n_lefts, sizeof(Left), compare_lefts)  # glibc's merge sort: stable
+    # By length, each length in the walk's order (glibc's qsort is a stable merge sort).
+    qsort(g.lefts + n, g.n_lefts - n, sizeof(Left), compare_lefts)
     for length in range(MAX_SIDE + 1):
         g.lefts_up_to[length] = 0
     for i in range(g.n_lefts):
