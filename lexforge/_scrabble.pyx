@@ -228,7 +228,7 @@ cdef void record(Gen* g, int start, int end) noexcept nogil:
     if g.n == g.cap:
         if g.top > 0 and g.n >= 4 * g.top + 256:
             compact(g)
-        if g.n == g.cap:
+        if g.n > g.cap // 2:  # grown unless compacting freed half: compacted seldom
             g.cap = g.cap * 2 + 64
             rec = <Rec*>realloc(g.out, g.cap * sizeof(Rec))
             if rec == NULL:
@@ -328,16 +328,15 @@ cdef inline void give(Gen* g, int letter) noexcept nogil:
     g.rack_mask |= (<uint64_t>1) << letter
 
 
-cdef void collect_lefts(Gen* g, int64_t node, int depth, int shortest) noexcept nogil:
-    """Every left part of up to ``depth`` more rack tiles from ``node`` and at least
-    ``shortest`` in all, appended to ``g.lefts``: the same for every anchor, so each anchor only
-    filters them (Appel & Jacobson's LeftPart, walked once per rack instead of once per
-    anchor)."""
+cdef void collect_lefts(Gen* g, int64_t node, int depth) noexcept nogil:
+    """Every left part of exactly ``depth`` more rack tiles from ``node``, appended to
+    ``g.lefts``: the same for every anchor, so each anchor only filters them (Appel & Jacobson's
+    LeftPart, walked once per rack instead of once per anchor)."""
     cdef uint64_t mask = g.nodes[2 * node], candidates, bit
     cdef int letter
     cdef int64_t next_node
     cdef Left* entry
-    if g.placed >= shortest:
+    if depth == 0:
         if g.n_lefts == g.lefts_cap:
             entry = <Left*>realloc(g.lefts, (g.lefts_cap * 2 + 64) * sizeof(Left))
             if entry == NULL:
@@ -351,7 +350,6 @@ cdef void collect_lefts(Gen* g, int64_t node, int depth, int shortest) noexcept 
         entry.follow = mask if g.blanks else mask & g.rack_mask
         entry.length = g.placed
         copy_stack(g, entry)
-    if depth == 0:
         return
     candidates = mask if g.blanks else mask & g.rack_mask
     while candidates:
@@ -364,14 +362,14 @@ cdef void collect_lefts(Gen* g, int64_t node, int depth, int shortest) noexcept 
             take(g, letter)
             g.blank_stack[g.placed] = 0
             g.placed += 1
-            collect_lefts(g, next_node, depth - 1, shortest)
+            collect_lefts(g, next_node, depth - 1)
             g.placed -= 1
             give(g, letter)
         if g.blanks:
             g.blanks -= 1
             g.blank_stack[g.placed] = 1
             g.placed += 1
-            collect_lefts(g, next_node, depth - 1, shortest)
+            collect_lefts(g, next_node, depth - 1)
             g.placed -= 1
             g.blanks += 1
 
@@ -381,12 +379,6 @@ cdef inline void copy_stack(Gen* g, Left* entry) noexcept nogil:
     for k in range(g.placed):
         entry.letters[k] = g.letter_stack[k]
         entry.blank[k] = g.blank_stack[k]
-
-
-cdef int compare_lefts(const void* a, const void* b) noexcept nogil:
-    cdef const Left* x = <const Left*>a
-    cdef const Left* y = <const Left*>b
-    return (x.length > y.length) - (x.length < y.length)
 
 
 cdef void use_left(Gen* g, const Left* entry, int anchor) noexcept nogil:
@@ -418,22 +410,12 @@ cdef int left_limit(Dir* d, int r, int c) noexcept nogil:
 
 
 cdef void ensure_lefts(Gen* g, int depth) noexcept nogil:
-    """``g.lefts``: every left part of up to ``depth`` tiles, shortest first (the longer ones
-    appended when an anchor first needs them)."""
-    cdef int length
-    cdef Py_ssize_t i, n = g.n_lefts
-    if depth <= g.lefts_depth:
-        return
-    collect_lefts(g, 0, depth, g.lefts_depth + 1)
-    g.lefts_depth = depth
-    # By length, each length in the walk's order (glibc's qsort is a stable merge sort).
-    qsort(g.lefts + n, g.n_lefts - n, sizeof(Left), compare_lefts)
-    for length in range(MAX_SIDE + 1):
-        g.lefts_up_to[length] = 0
-    for i in range(g.n_lefts):
-        g.lefts_up_to[g.lefts[i].length] = i + 1
-    for length in range(1, MAX_SIDE + 1):
-        g.lefts_up_to[length] = max(g.lefts_up_to[length], g.lefts_up_to[length - 1])
+    """``g.lefts``: every left part of up to ``depth`` tiles, shortest first, each length in the
+    walk's order (the longer ones appended when an anchor first needs them)."""
+    while g.lefts_depth < depth:  # one walk per length: shortest first, no sort
+        g.lefts_depth += 1
+        collect_lefts(g, 0, g.lefts_depth)
+        g.lefts_up_to[g.lefts_depth] = g.n_lefts
 
 
 cdef void search_anchor(Gen* g, int r, int c, int n_rack, const int64_t* start_bound) noexcept nogil:
