@@ -76,6 +76,7 @@ cdef struct Left:  # a left part: rack tiles spelling a path of the graph from t
 cdef struct Anchor:
     int64_t bound
     int across, line, col
+    int slot  # its row of start bounds (top mode)
 
 
 cdef struct Gen:
@@ -700,8 +701,8 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
     cdef Anchor* anchors = <Anchor*>malloc((n_anchors + 1) * sizeof(Anchor))
     cdef int* best = <int*>malloc((top if top > 0 else 1) * sizeof(int))
     cdef int* best_value = <int*>malloc(2 * MAX_SQUARES * sizeof(int))
-    cdef int64_t start_bound[MAX_SIDE]
-    cdef int n_rack, limit
+    cdef int64_t* start_bounds = NULL  # per anchor, MAX_SIDE of them: see anchor_bound
+    cdef int n_rack
     cdef array.array result
     cdef int32_t* order = NULL
     cdef int* out
@@ -734,14 +735,19 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
             raise MemoryError()
         with nogil:
             if top > 0:
+                start_bounds = <int64_t*>malloc((n_anchors + 1) * MAX_SIDE * sizeof(int64_t))
+                if start_bounds == NULL:
+                    g.failed = True
+                    n_anchors = 0
                 for k in range(2):
                     g.dir = &dirs[k]
                     best_values(&g, &dirs[k], best_value + k * MAX_SQUARES)
                 for i in range(n_anchors):
                     k = 0 if anchors[i].across else 1
+                    anchors[i].slot = i
                     anchors[i].bound = anchor_bound(
                         &g, &dirs[k], anchors[i].line, anchors[i].col,
-                        best_value + k * MAX_SQUARES, start_bound
+                        best_value + k * MAX_SQUARES, start_bounds + i * MAX_SIDE
                     )
                 qsort(anchors, n_anchors, sizeof(Anchor), compare_anchors)
             for i in range(n_anchors):
@@ -750,11 +756,8 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
                 g.across = anchors[i].across
                 k = 0 if g.across else 1
                 g.dir = &dirs[k]
-                if top > 0:
-                    anchor_bound(&g, g.dir, anchors[i].line, anchors[i].col,
-                                 best_value + k * MAX_SQUARES, start_bound)
                 search_anchor(&g, anchors[i].line, anchors[i].col, n_rack,
-                              start_bound if top > 0 else NULL)
+                              start_bounds + anchors[i].slot * MAX_SIDE if top > 0 else NULL)
             if top > 0:
                 compact(&g)
             order = <int32_t*>malloc((g.n + 1) * sizeof(int32_t))
@@ -782,5 +785,6 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
         free(order)
         free(g.lefts)
         free(anchors)
+        free(start_bounds)
         free(best)
         free(best_value)
