@@ -406,14 +406,20 @@ class MoveList(Sequence[Move]):
         )
 
     def best(self, top: int | None = None) -> list[Move]:
-        """The first ``top`` moves best first (all with None), ties broken by word: only the
-        moves scoring at least the ``top``-th best score become ``Move`` objects."""
+        """The first ``top`` moves best first (all with None), ties broken by word: the records
+        are in that order but for the word, so only the moves up to the last one of the
+        ``top``-th move's score, square and direction become ``Move`` objects."""
         count = len(self)
         if top is not None and top < count:
-            cutoff = self.score(top - 1)
-            while count and self.score(count - 1) < cutoff:
-                count -= 1
+            key = self._key(top - 1)
+            count = top
+            while count < len(self) and self._key(count) == key:
+                count += 1
         return best_first(self[:count])[:top]
+
+    def _key(self, i: int) -> array:
+        """Move ``i``'s score, row, column and direction."""
+        return self.records[i * self.stride : i * self.stride + 4]
 
 
 def best_first(moves: Iterable[Move]) -> list[Move]:

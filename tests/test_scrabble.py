@@ -155,6 +155,8 @@ def test_generator_matches_the_brute_force_on_a_standard_midgame_board():
     assert len(moves) > 100
     assert moves == reference.scrabble_brute_force(lex, board, rack)
     assert moves == reference.scrabble_moves_python(lex, board, rack)
+    for top in range(1, 30):  # anagrams on one square tie: the word breaks the tie
+        assert scrabble.find_moves(lex, board, rack, top=top) == moves[:top]
 
 
 def assert_best_n(lex: Lexicon, board: scrabble.Board, rack: str, moves: list) -> None:
