@@ -321,15 +321,20 @@ _last_position: tuple[Lexicon, Board, _scrabble.Position] | None = None
 
 def _position(lexicon: Lexicon, board: Board) -> _scrabble.Position:
     """The board prepared for the compiled generator (anchors and cross-checks), shared by
-    every rack played on it: the last one, else one of the last few prepared."""
+    every rack played on it (read-only, so threads may share it too): the last one, else one
+    of the last few prepared."""
     global _last_position
-    if _last_position is None or not (_last_position[0] is lexicon and _last_position[1] is board):
-        _last_position = (lexicon, board, _prepared(lexicon, board))
-    return _last_position[2]
+    last = _last_position  # one read: another thread may replace it meanwhile
+    if last is None or last[0] is not lexicon or last[1] is not board:
+        last = (lexicon, board, _prepared(lexicon, board))
+        _last_position = last
+    return last[2]
 
 
 @lru_cache(maxsize=8)
 def _prepared(lexicon: Lexicon, board: Board) -> _scrabble.Position:
+    """The board as the compiled generator takes it: letter index + 1 per square (0 empty),
+    blank flags, letter and word multipliers, the tile values; anchors and cross-checks."""
     letters = graph_letters(lexicon.language.alphabet)
     index = {letter: i for i, letter in enumerate(letters, start=1)}
     squares = range(len(board.tiles))
