@@ -76,6 +76,7 @@ cdef struct Left:  # a left part: rack tiles spelling a path of the graph from t
 cdef struct Anchor:
     int64_t bound
     int across, line, col
+    int slot  # its row of start bounds (top mode)
 
 
 cdef struct Gen:
@@ -96,10 +97,11 @@ cdef struct Gen:
     int* best  # the top best scores found so far, descending
     int n_best
     bint failed
-    Left* lefts  # every left part of the rack, shortest first
+    Left* lefts  # the left parts of the rack of up to lefts_depth tiles, shortest first
     Py_ssize_t n_lefts, lefts_cap
-    Py_ssize_t lefts_up_to[MAX_SIDE + 1]
-    int64_t rack_best[MAX_SIDE + 1]  # sum of the k highest tile values of the rack  # left parts of at most that many tiles: lefts[:n]
+    int lefts_depth  # -1 before the first anchor that needs them
+    Py_ssize_t lefts_up_to[MAX_SIDE + 1]  # left parts of at most that many tiles: lefts[:n]
+    int64_t rack_best[MAX_SIDE + 1]  # sum of the k highest tile values of the rack
 
 
 cdef inline int64_t child(const uint64_t* nodes, int64_t node, int letter) noexcept nogil:
@@ -196,6 +198,7 @@ cdef void record(Gen* g, int start, int end) noexcept nogil:
     cdef Dir* d = g.dir
     cdef int L = d.length, base = g.line * L
     cdef int col, k = 0, letter, value, main = 0, word_mult = 1, crosses = 0, score, i, pos = 0
+    cdef int64_t node
     cdef Rec* rec
     for col in range(start, end):
         i = base + col
@@ -214,8 +217,9 @@ cdef void record(Gen* g, int start, int end) noexcept nogil:
         # One tile making a word both ways is one move: the across search finds it too when the
         # tile has a neighbour across (that word is the cross-check here) or is a word alone.
         i = base + pos
+        node = child(g.nodes, 0, g.letter_stack[0])
         if ((g.line > 0 and d.tile[i - L] >= 0) or (g.line + 1 < d.lines and d.tile[i + L] >= 0)
-                or is_word(g.nodes, child(g.nodes, 0, g.letter_stack[0]))):
+                or (node >= 0 and is_word(g.nodes, node))):
             return
     score = main * word_mult + crosses + (g.bingo if g.placed == g.rack_size else 0)
     if score < threshold(g):
@@ -225,7 +229,7 @@ cdef void record(Gen* g, int start, int end) noexcept nogil:
     if g.n == g.cap:
         if g.top > 0 and g.n >= 4 * g.top + 256:
             compact(g)
-        if g.n == g.cap:
+        if g.n > g.cap // 2:  # grown unless compacting freed half: compacted seldom
             g.cap = g.cap * 2 + 64
             rec = <Rec*>realloc(g.out, g.cap * sizeof(Rec))
             if rec == NULL:
@@ -326,27 +330,27 @@ cdef inline void give(Gen* g, int letter) noexcept nogil:
 
 
 cdef void collect_lefts(Gen* g, int64_t node, int depth) noexcept nogil:
-    """Every left part of up to ``depth`` more rack tiles from ``node``, in ``g.lefts``: the
-    same for every anchor, so each anchor only filters them (Appel & Jacobson's LeftPart,
-    walked once per rack instead of once per anchor)."""
+    """Every left part of exactly ``depth`` more rack tiles from ``node``, appended to
+    ``g.lefts``: the same for every anchor, so each anchor only filters them (Appel & Jacobson's
+    LeftPart, walked once per rack instead of once per anchor)."""
     cdef uint64_t mask = g.nodes[2 * node], candidates, bit
     cdef int letter
     cdef int64_t next_node
     cdef Left* entry
-    if g.n_lefts == g.lefts_cap:
-        entry = <Left*>realloc(g.lefts, (g.lefts_cap * 2 + 64) * sizeof(Left))
-        if entry == NULL:
-            g.failed = True
-            return
-        g.lefts = entry
-        g.lefts_cap = g.lefts_cap * 2 + 64
-    entry = &g.lefts[g.n_lefts]
-    g.n_lefts += 1
-    entry.node = node
-    entry.follow = mask if g.blanks else mask & g.rack_mask
-    entry.length = g.placed
-    copy_stack(g, entry)
     if depth == 0:
+        if g.n_lefts == g.lefts_cap:
+            entry = <Left*>realloc(g.lefts, (g.lefts_cap * 2 + 64) * sizeof(Left))
+            if entry == NULL:
+                g.failed = True
+                return
+            g.lefts = entry
+            g.lefts_cap = g.lefts_cap * 2 + 64
+        entry = &g.lefts[g.n_lefts]
+        g.n_lefts += 1
+        entry.node = node
+        entry.follow = mask if g.blanks else mask & g.rack_mask
+        entry.length = g.placed
+        copy_stack(g, entry)
         return
     candidates = mask if g.blanks else mask & g.rack_mask
     while candidates:
@@ -378,12 +382,6 @@ cdef inline void copy_stack(Gen* g, Left* entry) noexcept nogil:
         entry.blank[k] = g.blank_stack[k]
 
 
-cdef int compare_lefts(const void* a, const void* b) noexcept nogil:
-    cdef const Left* x = <const Left*>a
-    cdef const Left* y = <const Left*>b
-    return (x.length > y.length) - (x.length < y.length)
-
-
 cdef void use_left(Gen* g, const Left* entry, int anchor) noexcept nogil:
     """Lay the left part before ``anchor`` and grow the word through it."""
     cdef int k
@@ -412,13 +410,22 @@ cdef int left_limit(Dir* d, int r, int c) noexcept nogil:
     return limit
 
 
-cdef void search_anchor(Gen* g, int r, int c, const int64_t* start_bound) noexcept nogil:
+cdef void ensure_lefts(Gen* g, int depth) noexcept nogil:
+    """``g.lefts``: every left part of up to ``depth`` tiles, shortest first, each length in the
+    walk's order (the longer ones appended when an anchor first needs them)."""
+    while g.lefts_depth < depth:  # one walk per length: shortest first, no sort
+        g.lefts_depth += 1
+        collect_lefts(g, 0, g.lefts_depth)
+        g.lefts_up_to[g.lefts_depth] = g.n_lefts
+
+
+cdef void search_anchor(Gen* g, int r, int c, int n_rack, const int64_t* start_bound) noexcept nogil:
     """Every move whose leftmost anchor is (r, c); with ``start_bound`` (top mode), not the left
     parts whose first square's bound (see ``anchor_bound``) is below the threshold."""
     cdef Dir* d = g.dir
-    cdef int L = d.length, start, k
+    cdef int L = d.length, start, k, length, limit
     cdef int64_t node = 0
-    cdef Py_ssize_t i, n
+    cdef Py_ssize_t i
     cdef uint64_t allowed = d.allowed[r * L + c]
     g.line = r
     if c > 0 and d.tile[r * L + c - 1] >= 0:  # the tiles left of the anchor start the word
@@ -431,13 +438,21 @@ cdef void search_anchor(Gen* g, int r, int c, const int64_t* start_bound) noexce
                 return
         extend(g, node, c, c, start)
         return
-    n = g.lefts_up_to[min(left_limit(d, r, c), MAX_SIDE)]
-    for i in range(n):
-        if g.lefts[i].follow & allowed == 0:
+    # The left parts leave a tile for the anchor.
+    limit = min(left_limit(d, r, c), n_rack - 1, MAX_SIDE)
+    if start_bound != NULL:
+        while limit > 0 and start_bound[c - limit] < threshold(g):
+            limit -= 1
+    ensure_lefts(g, limit)
+    if g.failed:
+        return
+    for length in range(limit + 1):
+        if start_bound != NULL and start_bound[c - length] < threshold(g):
             continue
-        if start_bound != NULL and start_bound[c - g.lefts[i].length] < threshold(g):
-            continue
-        use_left(g, &g.lefts[i], c)
+        for i in range(g.lefts_up_to[length - 1] if length else 0, g.lefts_up_to[length]):
+            if g.lefts[i].follow & allowed == 0:
+                continue
+            use_left(g, &g.lefts[i], c)
 
 
 cdef int64_t anchor_bound(
@@ -598,69 +613,107 @@ cdef void best_values(Gen* g, Dir* d, int* best_value) noexcept nogil:
                 best_value[i] = v
 
 
-def generate(
-    const uint64_t[::1] nodes,
-    int rows,
-    int cols,
-    bytes tiles,
-    bytes blanks,
-    bytes letter_mult,
-    bytes word_mult,
-    int start,
-    values,
-    int n_letters,
-    counts,
-    int jokers,
-    int rack_size,
-    int bingo,
-    int top=0,
-):
-    """The moves of a rack on a board, best first (score, then square, across first), as one
-    ``array('i')`` of records of ``HEADER + width`` ints, and ``width``.
+cdef class Position:
+    """A board prepared for one lexicon's graph and tile values: both directions' lines,
+    anchors and cross-checks, computed once and shared by every rack played on it."""
 
-    Board squares are row-major: ``tiles`` holds letter index + 1 (0 for an empty square),
-    ``blanks`` 1 where the tile is a blank, ``letter_mult``/``word_mult`` the premiums. ``values``
-    and ``counts`` are per graph letter; ``jokers`` the rack's blanks. A record is: score, row,
-    column, across (1) or down (0), length of the main word, then the placed tiles' letters in
-    order (``BLANK_FLAG`` added for a blank), padded with -1 to ``width`` = the rack's tiles.
-    ``top`` > 0 keeps only the moves scoring at least the ``top``-th best score.
+    cdef const uint64_t[::1] nodes  # holds the graph's buffer while the position lives
+    cdef Dir* dirs
+    cdef Anchor* anchors  # bound 0; across, line, col
+    cdef int n_anchors, n_letters
+    cdef int values[64]
+
+    def __cinit__(
+        self,
+        const uint64_t[::1] nodes,
+        int rows,
+        int cols,
+        bytes tiles,
+        bytes blanks,
+        bytes letter_mult,
+        bytes word_mult,
+        int start,
+        values,
+        int n_letters,
+    ) -> None:
+        """Board squares are row-major: ``tiles`` holds letter index + 1 (0 for an empty
+        square), ``blanks`` 1 where the tile is a blank, ``letter_mult``/``word_mult`` the
+        premiums; ``values`` the tile value per graph letter."""
+        if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
+            raise ValueError(f"board of {rows}×{cols} squares; at most {MAX_SIDE}×{MAX_SIDE}")
+        if not (len(tiles) == len(blanks) == len(letter_mult) == len(word_mult) == rows * cols):
+            raise ValueError("board arrays of the wrong size")
+        if not (0 < n_letters <= 64 and len(values) == n_letters):
+            raise ValueError("letter arrays of the wrong size")
+        cdef const uint8_t* t = tiles
+        cdef const uint8_t* blank = blanks
+        cdef const uint8_t* lmult = letter_mult
+        cdef const uint8_t* wmult = word_mult
+        cdef int i, k, r, c
+        cdef bint empty_board = True
+        for i in range(rows * cols):
+            if t[i] > n_letters:
+                raise ValueError(f"tile {t[i]} beyond the {n_letters} letters")
+            if not (1 <= lmult[i] <= 3 and 1 <= wmult[i]):
+                raise ValueError("letter premiums are 1, 2 or 3; word premiums at least 1")
+            if t[i]:
+                empty_board = False
+        self.nodes = nodes
+        self.n_letters = n_letters
+        for i in range(n_letters):
+            self.values[i] = values[i]
+        self.dirs = <Dir*>malloc(2 * sizeof(Dir))
+        self.anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
+        if self.dirs == NULL or self.anchors == NULL:
+            raise MemoryError()
+        for k in range(2):
+            fill_dir(&self.dirs[k], k == 0, rows, cols, t, blank, lmult, wmult, self.values,
+                     &nodes[0], n_letters, start, empty_board)
+            for r in range(self.dirs[k].lines):
+                for c in range(self.dirs[k].length):
+                    if self.dirs[k].anchor[r * self.dirs[k].length + c]:
+                        self.anchors[self.n_anchors].across = k == 0
+                        self.anchors[self.n_anchors].line = r
+                        self.anchors[self.n_anchors].col = c
+                        self.anchors[self.n_anchors].bound = 0
+                        self.n_anchors += 1
+
+    def __dealloc__(self) -> None:
+        free(self.dirs)
+        free(self.anchors)
+
+
+def generate(Position position, counts, int jokers, int rack_size, int bingo, int top=0):
+    """The moves of a rack on a prepared board, best first (score, then square, across first),
+    as one ``array('i')`` of records of ``HEADER + width`` ints, and ``width``.
+
+    ``counts`` holds the rack's tiles per graph letter, ``jokers`` its blanks. A record is:
+    score, row, column, across (1) or down (0), length of the main word, then the placed tiles'
+    letters in order (``BLANK_FLAG`` added for a blank), padded with -1 to ``width`` = the
+    rack's tiles. ``top`` > 0 keeps only the moves scoring at least the ``top``-th best score.
     """
-    if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
-        raise ValueError(f"board of {rows}×{cols} squares; at most {MAX_SIDE}×{MAX_SIDE}")
-    if not (len(tiles) == len(blanks) == len(letter_mult) == len(word_mult) == rows * cols):
-        raise ValueError("board arrays of the wrong size")
-    if not (0 < n_letters <= 64 and len(values) == len(counts) == n_letters):
+    cdef int n_letters = position.n_letters
+    if len(counts) != n_letters:
         raise ValueError("letter arrays of the wrong size")
-    cdef const uint8_t* t = tiles
-    cdef const uint8_t* blank = blanks
-    cdef const uint8_t* lmult = letter_mult
-    cdef const uint8_t* wmult = word_mult
-    cdef int i, k, r, c, width, n_anchors = 0
-    for i in range(rows * cols):
-        if t[i] > n_letters:
-            raise ValueError(f"tile {t[i]} beyond the {n_letters} letters")
-        if not (1 <= lmult[i] <= 3 and 1 <= wmult[i]):
-            raise ValueError("letter premiums are 1, 2 or 3; word premiums at least 1")
+    cdef int i, k, r, width, n_anchors = position.n_anchors
     cdef Gen g
-    cdef Dir* dirs = <Dir*>malloc(2 * sizeof(Dir))
-    cdef Anchor* anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
+    cdef Dir* dirs = position.dirs
+    cdef Anchor* anchors = <Anchor*>malloc((n_anchors + 1) * sizeof(Anchor))
     cdef int* best = <int*>malloc((top if top > 0 else 1) * sizeof(int))
     cdef int* best_value = <int*>malloc(2 * MAX_SQUARES * sizeof(int))
-    cdef int64_t start_bound[MAX_SIDE]
-    cdef int n_rack = jokers, max_left = 0, length
-    cdef int value_table[64]
-    cdef bint empty_board = True
+    cdef int64_t* start_bounds = NULL  # per anchor, MAX_SIDE of them: see anchor_bound
+    cdef int n_rack
     cdef array.array result
     cdef int32_t* order = NULL
     cdef int* out
     cdef const Rec* rec
     memset(&g, 0, sizeof(Gen))
     try:
-        if dirs == NULL or anchors == NULL or best == NULL or best_value == NULL:
+        if anchors == NULL or best == NULL or best_value == NULL:
             raise MemoryError()
+        memcpy(anchors, position.anchors, n_anchors * sizeof(Anchor))
+        memcpy(g.values, position.values, sizeof(g.values))
         for i in range(n_letters):
-            value_table[i] = values[i]
-            g.values[i] = values[i]
             g.counts[i] = counts[i]
             if g.counts[i] > 0:
                 g.rack_mask |= (<uint64_t>1) << i
@@ -669,51 +722,33 @@ def generate(
             width += g.counts[i]
         n_rack = width
         rack_best_values(&g)
-        for i in range(rows * cols):
-            if t[i]:
-                empty_board = False
-        g.nodes = &nodes[0]
+        g.nodes = &position.nodes[0]
         g.blanks = jokers
         g.rack_size = rack_size
         g.bingo = bingo
         g.top = top
         g.best = best
+        g.lefts_depth = -1
         g.cap = 256
         g.out = <Rec*>malloc(g.cap * sizeof(Rec))
         if g.out == NULL:
             raise MemoryError()
         with nogil:
-            for k in range(2):
-                fill_dir(&dirs[k], k == 0, rows, cols, t, blank, lmult, wmult,
-                         value_table, g.nodes, n_letters, start, empty_board)
-            for k in range(2):
-                g.dir = &dirs[k]
-                g.across = k == 0
-                if top > 0:
-                    best_values(&g, &dirs[k], best_value + k * MAX_SQUARES)
-                for r in range(dirs[k].lines):
-                    for c in range(dirs[k].length):
-                        if dirs[k].anchor[r * dirs[k].length + c]:
-                            anchors[n_anchors].across = g.across
-                            anchors[n_anchors].line = r
-                            anchors[n_anchors].col = c
-                            anchors[n_anchors].bound = 0
-                            if top > 0:
-                                anchors[n_anchors].bound = anchor_bound(
-                                    &g, &dirs[k], r, c, best_value + k * MAX_SQUARES, start_bound
-                                )
-                            n_anchors += 1
-                            max_left = max(max_left, left_limit(&dirs[k], r, c))
-            # The left parts leave a tile for the anchor.
-            collect_lefts(&g, 0, min(max_left, n_rack - 1))
-            qsort(g.lefts, g.n_lefts, sizeof(Left), compare_lefts)
-            for length in range(MAX_SIDE + 1):
-                g.lefts_up_to[length] = 0
-            for i in range(g.n_lefts):
-                g.lefts_up_to[g.lefts[i].length] = i + 1
-            for length in range(1, MAX_SIDE + 1):
-                g.lefts_up_to[length] = max(g.lefts_up_to[length], g.lefts_up_to[length - 1])
             if top > 0:
+                start_bounds = <int64_t*>malloc((n_anchors + 1) * MAX_SIDE * sizeof(int64_t))
+                if start_bounds == NULL:
+                    g.failed = True
+                    n_anchors = 0
+                for k in range(2):
+                    g.dir = &dirs[k]
+                    best_values(&g, &dirs[k], best_value + k * MAX_SQUARES)
+                for i in range(n_anchors):
+                    k = 0 if anchors[i].across else 1
+                    anchors[i].slot = i
+                    anchors[i].bound = anchor_bound(
+                        &g, &dirs[k], anchors[i].line, anchors[i].col,
+                        best_value + k * MAX_SQUARES, start_bounds + i * MAX_SIDE
+                    )
                 qsort(anchors, n_anchors, sizeof(Anchor), compare_anchors)
             for i in range(n_anchors):
                 if g.failed or (top > 0 and anchors[i].bound < threshold(&g)):
@@ -721,11 +756,8 @@ def generate(
                 g.across = anchors[i].across
                 k = 0 if g.across else 1
                 g.dir = &dirs[k]
-                if top > 0:
-                    anchor_bound(&g, g.dir, anchors[i].line, anchors[i].col,
-                                 best_value + k * MAX_SQUARES, start_bound)
-                search_anchor(&g, anchors[i].line, anchors[i].col,
-                              start_bound if top > 0 else NULL)
+                search_anchor(&g, anchors[i].line, anchors[i].col, n_rack,
+                              start_bounds + anchors[i].slot * MAX_SIDE if top > 0 else NULL)
             if top > 0:
                 compact(&g)
             order = <int32_t*>malloc((g.n + 1) * sizeof(int32_t))
@@ -752,7 +784,7 @@ def generate(
         free(g.out)
         free(order)
         free(g.lefts)
-        free(dirs)
         free(anchors)
+        free(start_bounds)
         free(best)
         free(best_value)

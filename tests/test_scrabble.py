@@ -4,6 +4,7 @@ language, all moves and the best N."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -154,6 +155,8 @@ def test_generator_matches_the_brute_force_on_a_standard_midgame_board():
     assert len(moves) > 100
     assert moves == reference.scrabble_brute_force(lex, board, rack)
     assert moves == reference.scrabble_moves_python(lex, board, rack)
+    for top in range(1, 30):  # anagrams on one square tie: the word breaks the tie
+        assert scrabble.find_moves(lex, board, rack, top=top) == moves[:top]
 
 
 def assert_best_n(lex: Lexicon, board: scrabble.Board, rack: str, moves: list) -> None:
@@ -168,6 +171,73 @@ def assert_best_n(lex: Lexicon, board: scrabble.Board, rack: str, moves: list) -
 
 
 STANDARD = scrabble.load_layout(None)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.sampled_from(LANGUAGES),
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=8),
+    st.integers(0, 2),
+    st.randoms(use_true_random=False),
+)
+def test_top_n_arrays_hold_every_move_reaching_the_nth_score(code, picks, blanks, rng):
+    """The compact array of ``top=N`` (the bound per anchor and per left part on) holds exactly
+    the moves of the full array that score at least its Nth score, ties included, with blanks;
+    the board prepared once serves every rack and top."""
+    lex = small_lexicon(code)
+    alphabet = lex.language.alphabet
+    tiles = {t: n for t, n in lex.language.tile_counts.items() if len(t) == 1 and t in alphabet}
+    blanks = min(blanks, lex.language.blanks)
+    board = scrabble.parse_board(EMPTY_15, lex.language, STANDARD)
+    for pick in picks:
+        rack = "".join(rng.choices(list(tiles), weights=list(tiles.values()), k=7 - blanks))
+        rack += "?" * blanks
+        full = scrabble.generate(lex, board, rack)
+        for top in (1, 2, 3, 10):
+            kept = scrabble.generate(lex, board, rack, top=top)
+            cutoff = full.score(min(top, len(full)) - 1) if len(full) else 0
+            expected = [move for move in full if move.score >= cutoff]
+            assert sorted(kept, key=lambda m: m.placed) == sorted(expected, key=lambda m: m.placed)
+            assert [kept.score(i) for i in range(len(kept))] == [m.score for m in expected]
+        if not len(full):
+            break
+        board = scrabble.play(board, full[pick % len(full)])
+
+
+@pytest.mark.parametrize(
+    "rack", ["EIRSTAN", "eirs tan", "ÉTÉ?", "AB*", "Q??", "", "?", "EEEEEEEE", "AB???", "A1"]
+)
+def test_racks_read_directly_match_the_parsed_ones(rack):
+    """The direct reading of plain racks gives the tiles (or the error) of the full parse."""
+    lex = small_lexicon("fr")
+    letters, index = scrabble._letter_index(lex)
+    try:
+        parsed = scrabble.parse_scrabble_rack(lex, rack)
+    except UserError as error:
+        with pytest.raises(UserError, match=re.escape(str(error))):
+            scrabble._rack_counts(lex, rack, letters, index)
+        return
+    counts = [parsed.letters.get(letter, 0) for letter in letters]
+    assert scrabble._rack_counts(lex, rack, letters, index) == (counts, parsed.jokers)
+
+
+def test_one_board_prepared_for_two_lexicons_keeps_their_moves_apart():
+    """The prepared board is per lexicon: the same board object, alternately with two lexicons
+    of different words and a different board of the same tiles, gives each its own moves (with
+    C2 (A)S, a one-tile down move whose letter starts no word: once read outside the graph)."""
+    small = Lexicon.from_words(["CHAT", "CHATS"], FR)
+    large = Lexicon.from_words(["CHAT", "CHATS", "ACHAT", "AS", "TAS"], FR)
+    layout = scrabble.parse_layout(SMALL_LAYOUT)
+    board = scrabble.parse_board(CHAT_BOARD, FR, layout)
+    same = scrabble.parse_board(CHAT_BOARD, FR, layout)
+    for lexicon in (small, large, small, large):
+        for b in (board, same):
+            assert scrabble.find_moves(lexicon, b, "AS") == reference.scrabble_brute_force(
+                lexicon, b, "AS"
+            )
+    assert len(scrabble.find_moves(large, board, "AS")) > len(
+        scrabble.find_moves(small, board, "AS")
+    )
 
 
 @settings(max_examples=25, deadline=None)
