@@ -9,6 +9,8 @@ order from ``first``, so the child for a letter is ``first + popcount(mask & (bi
 * ``search_board`` walks one board depth-first and keeps, for every word it meets, its
   best-scoring path (with all cell values 0 that is simply the first path: what Boggle needs;
   Ruzzle passes letter values and multipliers).
+* ``listed_words`` turns ``search_board``'s words into the result objects (spelled, sorted and
+  made in C: building them in Python took most of a 10×10 Ruzzle board's time).
 * ``boggle_chunk`` finds only the words of many boards, breadth-first (see ``board_words``);
   ``boggle_scores`` only their total scores and word counts (nothing sorted or spelled).
 
@@ -16,9 +18,13 @@ They release the GIL while they search, so ``lexforge.boggle.solve_batch`` runs 
 in threads. The plain-Python searches of lexforge.reference are the oracle they are tested against.
 """
 
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
@@ -359,6 +365,128 @@ cdef Py_ssize_t depth_first(
                 depth -= 1
     visited[0] = n_visited
     return n_found
+
+
+# --- search_board's words as result objects: listed_words ------------------------------------
+
+
+cdef extern from "Python.h":
+    ctypedef struct NewType "PyTypeObject":
+        PyObject* (*tp_new)(NewType*, PyObject*, PyObject*) except NULL
+    int PyObject_GenericSetAttr(object o, object name, object value) except -1
+
+
+cdef struct Spelled:  # one word of listed_words, while it is sorted
+    int64_t rank
+    const char* text  # its UTF-8 bytes
+    Py_ssize_t size
+    Py_ssize_t word  # its index in search_board's arrays
+
+
+cdef int by_rank_then_text(const void* x, const void* y) noexcept nogil:
+    """Ascending rank, then ascending UTF-8 bytes (code-point order, as ``str`` compares)."""
+    cdef const Spelled* a = <const Spelled*>x
+    cdef const Spelled* b = <const Spelled*>y
+    cdef int order
+    if a.rank != b.rank:
+        return -1 if a.rank < b.rank else 1
+    order = memcmp(a.text, b.text, min(a.size, b.size))
+    if order != 0:
+        return order
+    return (a.size > b.size) - (a.size < b.size)
+
+
+def listed_words(
+    type cls,
+    tuple cells,
+    tuple coords,
+    const int64_t[::1] rank,
+    const int64_t[::1] scores,
+    const int64_t[::1] path_start,
+    const int64_t[::1] path_len,
+    const int64_t[::1] paths,
+):
+    """The words of a ``search_board`` result as ``cls`` objects, sorted by ``rank`` (one entry
+    per word, ascending), then by word.
+
+    ``cls`` is a dataclass of fields ``word``, ``score`` and ``path`` (in any order): each
+    object is made as its ``__init__`` would make it (``object.__setattr__`` of each field, in
+    field order) without the call of that Python function. A word is the concatenation of the
+    ``cells`` (strings) of its path; its path is the tuple of the ``coords`` of those cells.
+    """
+    cdef Py_ssize_t n_words = rank.shape[0], n_cells = len(cells), total = 0, w, i, at, k
+    cdef int64_t cell
+    if not (scores.shape[0] == path_start.shape[0] == path_len.shape[0] == n_words):
+        raise ValueError("rank, scores and paths of different lengths")
+    if len(coords) != n_cells:
+        raise ValueError("cells and coords of different lengths")
+    for w in range(n_words):
+        if not (0 <= path_start[w] and 0 <= path_len[w] <= paths.shape[0] - path_start[w]):
+            raise ValueError(f"word {w}: a path outside paths")
+        for i in range(path_start[w], path_start[w] + path_len[w]):
+            if not 0 <= paths[i] < n_cells:
+                raise ValueError(f"word {w}: a cell outside the board")
+    names = tuple(cls.__dataclass_fields__)
+    if sorted(names) != ["path", "score", "word"]:
+        raise ValueError(f"{cls.__name__} fields must be word, score and path")
+    cdef int which[3]  # field k takes value which[k] of (word, score, path)
+    for k in range(3):
+        which[k] = ("word", "score", "path").index(names[k])
+    encoded = [cell_text.encode() for cell_text in cells]
+    cdef Py_ssize_t* cell_size = <Py_ssize_t*>malloc((n_cells + 1) * sizeof(Py_ssize_t))
+    cdef const char** cell_bytes = <const char**>malloc((n_cells + 1) * sizeof(char*))
+    cdef Spelled* spelled = <Spelled*>malloc((n_words + 1) * sizeof(Spelled))
+    cdef char* text = NULL
+    cdef bytes data
+    cdef NewType* new_type = <NewType*>cls
+    cdef PyObject* made
+    cdef tuple path
+    no_args = ()
+    result = []
+    try:
+        if cell_size == NULL or cell_bytes == NULL or spelled == NULL:
+            raise MemoryError()
+        for i in range(n_cells):
+            data = encoded[i]
+            cell_bytes[i] = data
+            cell_size[i] = len(data)
+        for w in range(n_words):
+            for i in range(path_start[w], path_start[w] + path_len[w]):
+                total += cell_size[paths[i]]
+        text = <char*>malloc(total + 1)
+        if text == NULL:
+            raise MemoryError()
+        at = 0
+        for w in range(n_words):
+            spelled[w].rank = rank[w]
+            spelled[w].text = text + at
+            spelled[w].word = w
+            for i in range(path_start[w], path_start[w] + path_len[w]):
+                cell = paths[i]
+                memcpy(text + at, cell_bytes[cell], cell_size[cell])
+                at += cell_size[cell]
+            spelled[w].size = text + at - spelled[w].text
+        qsort(spelled, n_words, sizeof(Spelled), by_rank_then_text)
+        for k in range(n_words):
+            w = spelled[k].word
+            path = PyTuple_New(path_len[w])
+            for i in range(path_len[w]):
+                place = coords[paths[path_start[w] + i]]
+                Py_INCREF(place)  # PyTuple_SET_ITEM takes the reference over
+                PyTuple_SET_ITEM(path, i, place)
+            values = (PyUnicode_DecodeUTF8(spelled[k].text, spelled[k].size, NULL), scores[w], path)
+            made = new_type.tp_new(new_type, <PyObject*>no_args, NULL)
+            item = <object>made  # a second reference: drop the allocation's own
+            Py_XDECREF(made)
+            for i in range(3):
+                PyObject_GenericSetAttr(item, names[i], values[which[i]])
+            result.append(item)
+        return result
+    finally:
+        free(cell_size)
+        free(cell_bytes)
+        free(spelled)
+        free(text)
 
 
 # --- many boards, words only: boggle_chunk ----------------------------------------------------

@@ -12,12 +12,12 @@ import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from lexforge.grid import Grid
 from lexforge.lexicon import Lexicon
 from lexforge.output import Answer
 
 if TYPE_CHECKING:
     from lexforge.game import Result, Standing
+    from lexforge.grid import Grid
     from lexforge.scrabble import Board, MoveList
 
 

@@ -11,7 +11,8 @@ the compiled module lexforge._search (Cython), which this module feeds:
 
 * ``search_board`` (used by ``solve`` and by lexforge.ruzzle) walks depth-first and keeps, for
   every word it meets, its best-scoring path: with all cell values 0 that is simply the first
-  path, which is what Boggle needs; Ruzzle passes letter values and multipliers.
+  path, which is what Boggle needs; Ruzzle passes letter values and multipliers. Its words
+  become BoggleWord or RuzzleWord objects in ``listed_words`` (spelled, sorted, made in C).
 * ``boggle_chunk`` (used by ``solve_batch``) finds only the words, breadth-first, for many
   boards per call; calls run on all cores in threads, the search releasing the GIL. It returns
   the distinct words of its boards once, as UTF-8 text, and each board's words as indices into
@@ -25,11 +26,11 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from lexforge._search import boggle_chunk, boggle_scores, search_board
+from lexforge._search import boggle_chunk, boggle_scores, listed_words, search_board
 from lexforge.errors import UserError
 from lexforge.graph import graph_letters
 from lexforge.grid import Grid, adjacent_cells, cell_coords
@@ -49,6 +50,9 @@ class BoggleWord:
     score: int
 
 
+W = TypeVar("W")  # a result class of ``found_words``
+
+
 def boggle_score(word: str) -> int:
     """Classic Boggle points by letters (Qu counts 2): 3–4 → 1, 5 → 2, 6 → 3, 7 → 5, 8+ → 11."""
     length = len(word)
@@ -60,6 +64,7 @@ def solve(
 ) -> list[BoggleWord]:
     """Every word of ``lexicon`` on ``grid`` with one path and its score, in Worddle order."""
     boards = encode_boards(lexicon, [grid], adjacency)
+    letters = np.arange(int(boards.cell_len.sum()) + 1)
     found = search_board(
         lexicon.graph,
         boards.cell_letters,
@@ -69,15 +74,10 @@ def solve(
         boards.nbr,
         boards.nbr_count,
         min_length,
-        np.zeros(int(boards.cell_len.sum()) + 1, dtype=np.int64),
+        POINTS_TABLE[np.minimum(letters, len(POINTS_TABLE) - 1)],  # every path: its word's points
     )
-    nodes, lengths = found[0], found[2]
-    # Worddle order: longest first, then alphabetical (graph nodes of a depth are in that order)
-    order = np.lexsort((nodes, -lengths))
-    return [
-        BoggleWord(word, path, boggle_score(word))
-        for word, _, path in found_words(grid, found, order)
-    ]
+    # Worddle order: longest first, then alphabetical
+    return found_words(BoggleWord, grid, found, -found[2])
 
 
 #: The largest board the breadth-first batch search takes (a 8×8 board); see ``solve_batch``.
@@ -292,25 +292,15 @@ def _widen(table: np.ndarray, width: int) -> np.ndarray:
     return np.pad(table, ((0, 0), (0, width - table.shape[1])), constant_values=-1)
 
 
-def found_words(
-    grid: Grid, found: tuple, order: np.ndarray | None = None
-) -> list[tuple[str, int, tuple]]:
-    """(word, score, path as (row, col) cells, n-D: coordinates) of the words of a
-    ``search_board`` result, in ``order`` (indices) or as found.
+def found_words(cls: type[W], grid: Grid, found: tuple, rank: np.ndarray) -> list[W]:
+    """The words of a ``search_board`` result on ``grid`` as ``cls`` objects (a dataclass of
+    ``word``, ``score`` and ``path``: (row, col) cells, n-D: coordinates), ordered by ``rank``
+    (an entry per word, lowest first), then by word.
 
-    The word is spelled from its path, which the letter graph guarantees is a lexicon word
-    (cheaper than ``restore_key`` of its id, and the trie is not even touched).
+    A word is spelled from its path, which the letter graph guarantees is a lexicon word
+    (cheaper than ``restore_key`` of its id, and the trie is not even touched); the compiled
+    ``listed_words`` spells, sorts and makes the objects.
     """
     _, scores, _, path_start, path_len, paths = found[:6]
-    if order is not None:
-        scores, path_start, path_len = scores[order], path_start[order], path_len[order]
-    spell = grid.cells.__getitem__
-    place = cell_coords(grid.shape).__getitem__
-    all_paths = paths.tolist()
-    result = []
-    for score, start, length in zip(
-        scores.tolist(), path_start.tolist(), path_len.tolist(), strict=True
-    ):
-        path = all_paths[start : start + length]
-        result.append(("".join(map(spell, path)), score, tuple(map(place, path))))
-    return result
+    coords = cell_coords(grid.shape)
+    return listed_words(cls, grid.cells, coords, rank, scores, path_start, path_len, paths)

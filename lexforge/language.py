@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,8 @@ RESERVED_CHARACTERS = "=\n\t"
 
 def shipped_languages_dir() -> Path:
     """The package's own language files."""
+    from importlib import resources  # not imported at start: a built lexicon never needs it
+
     return Path(str(resources.files("lexforge") / "languages"))
 
 
@@ -74,6 +75,8 @@ def read_yaml(path: Path) -> Any:
 @cache
 def schema(name: str) -> dict[str, Any]:
     """One of the package's JSON schemas (``lexforge/schema/<name>``)."""
+    from importlib import resources
+
     import yaml
 
     return yaml.safe_load((resources.files("lexforge") / "schema" / name).read_text("utf-8"))

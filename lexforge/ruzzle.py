@@ -99,8 +99,7 @@ def solve(
         min_length,
         np.array([length_bonus(n) for n in range(total_letters + 1)], dtype=np.int64),
     )
-    words = [RuzzleWord(word, score, path) for word, score, path in found_words(board, found)]
-    return sort_words(words, "score")
+    return found_words(RuzzleWord, board, found, -found[1])  # by score (best first), then word
 
 
 def _check_no_overflow(board: Grid, cell_value: list[int], max_letters: int) -> None:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
-from lexforge.atomic import atomic_open
 from lexforge.errors import excerpt
 from lexforge.paths import build_command, cache_dir, find_lexicon_dir
 
 
 def sha256_file(path: Path | str) -> str:
     """Hex sha256 of a file (also used by the pipeline to write manifests)."""
+    import hashlib  # not imported at start: a one-shot query on certified files never hashes
+
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -133,6 +133,8 @@ def changed_since_certified(folder: Path, names: tuple[str, ...]) -> list[str]:
         else:
             learned[version] = listed[name]
     if learned:
+        from lexforge.atomic import atomic_open
+
         kept = list(remembered.items())[-(REMEMBERED - len(learned)) :]
         try:
             with atomic_open(cache_file) as out:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import FrozenInstanceError
 
 import marisa_trie
 import numpy as np
@@ -237,3 +238,45 @@ def dense_lexicon() -> Lexicon:
     return Lexicon.from_words(
         ("".join(p) for n in range(1, 10) for p in itertools.product("ABC", repeat=n)), EN
     )
+
+
+# --- listed_words: search_board's words as result objects -----------------------------------
+
+
+def test_listed_words_spells_sorts_and_makes_the_dataclass_objects():
+    """Multi-letter and non-ASCII cells spell the word; ties of rank go by code point (É after
+    Z, as ``str`` compares), shorter prefix first; fields are set in the class's own order."""
+    cells = ("QU", "É", "Z", "A")
+    coords = ((0, 0), (0, 1), (1, 0), (1, 1))
+    paths = np.array([1, 3, 2, 3, 0, 3, 0, 3, 2, 3], np.int64)  # ÉA, ZA, QUA, QUAZ, A
+    rank, scores = np.array([5, 5, 5, 5, 1], np.int64), np.array([7, 8, 9, 4, 1], np.int64)
+    start, length = np.array([0, 2, 4, 6, 9], np.int64), np.array([2, 2, 2, 3, 1], np.int64)
+    listed = boggle.listed_words(
+        boggle.BoggleWord, cells, coords, rank, scores, start, length, paths
+    )
+    assert listed == [
+        boggle.BoggleWord("A", ((1, 1),), 1),
+        boggle.BoggleWord("QUA", ((0, 0), (1, 1)), 9),
+        boggle.BoggleWord("QUAZ", ((0, 0), (1, 1), (1, 0)), 4),
+        boggle.BoggleWord("ZA", ((1, 0), (1, 1)), 8),
+        boggle.BoggleWord("ÉA", ((0, 1), (1, 1)), 7),
+    ]
+    assert list(vars(listed[0])) == ["word", "path", "score"]
+    with pytest.raises(FrozenInstanceError):
+        listed[0].word = "X"  # type: ignore[misc]
+    assert boggle.listed_words(boggle.BoggleWord, cells, coords, *[np.zeros(0, np.int64)] * 5) == []
+
+
+def test_listed_words_refuses_bad_input():
+    cells, coords = ("A", "B"), ((0, 0), (0, 1))
+    one = np.zeros(1, np.int64)
+    for length, paths, message in [
+        (np.array([3], np.int64), np.array([0, 1], np.int64), "path outside paths"),
+        (np.array([2], np.int64), np.array([0, 2], np.int64), "cell outside the board"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            boggle.listed_words(boggle.BoggleWord, cells, coords, one, one, one, length, paths)
+    with pytest.raises(ValueError, match="different lengths"):
+        boggle.listed_words(boggle.BoggleWord, cells, coords[:1], one, one, one, one, one)
+    with pytest.raises(ValueError, match="fields must be word, score and path"):
+        boggle.listed_words(boggle.Boards, cells, coords, one, one, one, one, one)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import subprocess
@@ -218,3 +219,21 @@ def test_query_path_imports_no_pipeline_dependency(build_dir, args):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.stdout.strip().endswith("IMPORTED []"), done.stdout[-300:] + done.stderr[-300:]
+
+
+def test_parser_of_one_command_parses_as_the_full_one():
+    """``build_parser(first argument)`` builds that command alone: the same parse, help and
+    errors as the full parser; a first argument that is no command gets the full parser."""
+    from lexforge.cli import build_parser
+
+    full = build_parser()
+    commands = next(a for a in full._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        narrow = build_parser(name)
+        (only,) = (a for a in narrow._actions if isinstance(a, argparse._SubParsersAction))
+        assert list(only.choices) == [name]
+        assert only.choices[name].format_help() == sub.format_help()
+    argv = ["anagram", "ORANGES", "--lexicon", "fr", "--sort", "score"]
+    assert vars(build_parser("anagram").parse_args(argv)) == vars(full.parse_args(argv))
+    assert build_parser("-h").format_help() == full.format_help()
+    assert build_parser("anagrm").format_help() == full.format_help()
