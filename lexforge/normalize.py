@@ -4,8 +4,10 @@ Per language, in order: reject entries with an apostrophe, hyphen, space, dot or
 configurable per lexicon: when not rejected, the character is dropped); in a case-sensitive source,
 reject abbreviations (all capitals) and, where the language marks them so, proper nouns
 (capitalised); then fold (NFKD, marks dropped, full uppercasing, letters NFKD leaves whole) and
-keep the word only if every letter is in the alphabet and its length is within bounds; last, the
-language's shape rules (``lexforge.classify``: no vowel, Roman numeral, unit symbol). The first few
+keep the word only if every letter is in the alphabet and its length is within bounds; then the
+language's shape rules (``lexforge.classify``: no vowel, Roman numeral, unit symbol). Last, a
+lexicon with multi-letter tiles (``tile_symbols``) stores the word as tiles: each CH becomes the
+CH tile's symbol (``Language.tokenize``; rules and lengths apply to the letters). The first few
 rejected entries of each reason, in sorted order, are kept as examples.
 """
 
@@ -59,6 +61,7 @@ class Normalizer:
         the same result as ``__call__``.
         """
         case_sensitive = self.case_sensitive
+        tokenize = self.language.tokenize
         shortest, longest = self.language.min_length, self.language.max_length
         ascii_ok = self._letters.issuperset(string.ascii_uppercase)
         classifier = self._classifier
@@ -75,7 +78,7 @@ class Normalizer:
                 word = entry.upper()
                 reason = classifier.reason(word) if classifier else None
                 if reason is None:
-                    yield word
+                    yield tokenize(word)
                 else:
                     self._reject(reason, entry)
                 continue
@@ -129,7 +132,7 @@ class Normalizer:
                 reason = self._classifier.reason(word)
                 if reason is not None:
                     return reason
-            self._folded = word
+            self._folded = self.language.tokenize(word)
             return None
         if not self._letters.issuperset(word):
             return "alphabet"
