@@ -161,9 +161,13 @@ def cmd_phrase(args: argparse.Namespace) -> None:
         found = islice(found, args.limit)
     query = {"phrase": args.phrase, **options, "limit": args.limit}
 
+    spell = lexicon.language.spell  # multi-letter tiles (es-scrabble) as their letters
+
     def chunks() -> Iterator[list[tuple[str, tuple[str, ...]]]]:
         size = 64  # small first, so the first phrases show at once; then larger
-        while chunk := [(" ".join(words), words) for words in islice(found, size)]:
+        while chunk := [
+            (spell(" ".join(words)), tuple(map(spell, words))) for words in islice(found, size)
+        ]:
             yield chunk
             size = min(4 * size, 8192)
 
