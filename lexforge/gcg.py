@@ -356,8 +356,8 @@ def replay(
 def _tiles_of(rack: str, tiles: str, language: Language, where: str) -> None:
     try:
         rack_after(parse_tiles(rack, language, "rack"), parse_tiles(tiles, language, "tiles"))
-    except UserError as error:
-        raise UserError(f"{where}: {error}") from None
+    except UserError as error:  # a multi-letter tile bracketed, as the record writes it
+        raise UserError(f"{where}: {language.spell(str(error), bracket=True)}") from None
 
 
 def _play(board: Board, event: Event, language: Language, where: str) -> Board:
@@ -370,7 +370,7 @@ def _play(board: Board, event: Event, language: Language, where: str) -> Board:
             rack_after(parse_tiles(event.rack, language, "rack"), placed_tiles(placed))
         score = score_play(board, placed, across, language)
     except UserError as error:
-        raise UserError(f"{where}: {error}") from None
+        raise UserError(f"{where}: {language.spell(str(error), bracket=True)}") from None
     if score != event.score:
         raise UserError(
             f"{where}: {event.position} {event.word} scores {score} with the {language.name} "

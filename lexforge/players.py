@@ -116,8 +116,8 @@ class Human:
                         raise UserError(f"no exchange with {view.bag} tiles in the bag")
                     rack_after(view.rack, action.tiles)
                 return action
-            except UserError as error:
-                self.out.write(f"lexforge: {one_line(str(error))}\n")
+            except UserError as error:  # rack errors name tiles: [CH] as typed
+                self.out.write(f"lexforge: {one_line(language.spell(str(error), bracket=True))}\n")
 
     def tile_play(self, view: View, placed: tuple, across: bool) -> Action:
         board, lexicon = view.board, view.lexicon
