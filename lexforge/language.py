@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
@@ -113,15 +113,18 @@ def check_language_data(data: dict[str, Any], path: Path | str) -> None:
 
 
 def check_tile_symbols(data: dict[str, Any], path: Path | str) -> None:
-    """Each multi-letter tile a tile of the set, each symbol a distinct uppercase letter with a
-    lowercase form, outside the alphabet, spelled with the alphabet's letters."""
+    """Each multi-letter tile a tile of the set as words spell it (folded: Catalan L·L is LL),
+    each symbol a distinct uppercase letter with a lowercase form, outside the alphabet."""
+    from lexforge.text import fold_word  # folding needs a Language; text imports this module
+
     symbols = data.get("tile_symbols") or {}
-    tiles = (data.get("scrabble") or {}).get("tiles") or {}
+    language = Language.from_dict({**data, "tile_symbols": {}})
+    tiles = {fold_word(tile, language) for tile in language.tile_counts}
     alphabet = data["alphabet"]
     for tile, symbol in symbols.items():
         where = f"{path}: tile_symbols: {excerpt(tile)}"
         if tile not in tiles:
-            raise UserError(f"{where}: not one of the Scrabble tiles (scrabble.tiles)")
+            raise UserError(f"{where}: not one of the Scrabble tiles (scrabble.tiles, folded)")
         if not set(tile) <= set(alphabet):
             raise UserError(f"{where}: spelled with letters outside the alphabet")
         if not (symbol.isupper() and symbol.lower().upper() == symbol != symbol.lower()):
@@ -235,7 +238,7 @@ class Language:
         tiles = scrabble.get("tiles") or {}
         dice_sets = (data.get("boggle") or {}).get("dice") or {}
         symbols = dict(data.get("tile_symbols") or {})
-        return cls(
+        language = cls(
             code=data["code"],
             name=data.get("name", data["code"]),
             alphabet=data.get("alphabet", "ABCDEFGHIJKLMNOPQRSTUVWXYZ") + "".join(symbols.values()),
@@ -246,8 +249,7 @@ class Language:
             joiners=data.get("joiners", ""),
             proper_nouns_by_case=data.get("proper_nouns_by_case", True),
             tile_counts={letter: count for letter, (count, _) in tiles.items()},
-            tile_values={letter: value for letter, (_, value) in tiles.items()}
-            | {symbol: tiles[tile][1] for tile, symbol in symbols.items() if tile in tiles},
+            tile_values={letter: value for letter, (_, value) in tiles.items()},
             blanks=scrabble.get("blanks", 0),
             rack_size=scrabble.get("rack_size", 7),
             bingo_bonus=scrabble.get("bingo_bonus", 50),
@@ -256,6 +258,15 @@ class Language:
             classify=dict(data.get("classify") or {}),
             tile_symbols=symbols,
         )
+        if not symbols:
+            return language
+        from lexforge.text import fold_word  # folding needs a Language; text imports this module
+
+        values = {
+            symbols.get(fold_word(tile, language)): v for tile, v in language.tile_values.items()
+        }
+        values.pop(None, None)  # the tiles without a symbol
+        return replace(language, tile_values=language.tile_values | values)
 
     @classmethod
     def load(cls, spec: str | Path) -> Language:

@@ -64,6 +64,26 @@ def test_words_are_tokenized_greedily_left_to_right_longest_tile_first():
         ES.tokenize("A[XX]")
 
 
+def test_another_language_is_a_config_change_catalan_l_l_and_ny():
+    """Catalan's L·L tile: words fold COL·LECCIÓ to COLLECCIO (the joiner dropped), so the
+    symbol is given for the folded spelling LL; the tile counts and scores as one."""
+    data = {
+        "code": "ca",
+        "name": "Catalan",
+        "alphabet": "ABCDEFGHIJLMNOPQRSTUVXYZÇ",
+        "keep": "Ç",
+        "joiners": "·",
+        "length": {"min": 2, "max": 15},
+        "scrabble": {"tiles": {"A": [12, 1], "L·L": [1, 10], "NY": [1, 10]}},
+        "tile_symbols": {"LL": "Ł", "NY": "Ñ"},
+    }
+    check_language_data(data, "ca.yaml")
+    catalan = Language.from_dict(data)
+    assert tiles.tile_counts(catalan) == {"A": 12, "Ł": 1, "Ñ": 1}
+    assert catalan.tile_values["Ł"] == catalan.tile_values["Ñ"] == 10
+    assert catalan.tokenize("COLLECCIO") == "COŁECCIO" and catalan.tokenize("ANY") == "AÑ"
+
+
 @pytest.mark.parametrize(
     ("symbols", "fragment"),
     [
