@@ -196,6 +196,7 @@ cdef void record(Gen* g, int start, int end) noexcept nogil:
     cdef Dir* d = g.dir
     cdef int L = d.length, base = g.line * L
     cdef int col, k = 0, letter, value, main = 0, word_mult = 1, crosses = 0, score, i, pos = 0
+    cdef int64_t alone
     cdef Rec* rec
     for col in range(start, end):
         i = base + col
@@ -213,9 +214,11 @@ cdef void record(Gen* g, int start, int end) noexcept nogil:
     if not g.across and g.placed == 1:
         # One tile making a word both ways is one move: the across search finds it too when the
         # tile has a neighbour across (that word is the cross-check here) or is a word alone.
+        # (No word may start with the letter at all: Spanish RR. Then there is no node to read.)
         i = base + pos
+        alone = child(g.nodes, 0, g.letter_stack[0])
         if ((g.line > 0 and d.tile[i - L] >= 0) or (g.line + 1 < d.lines and d.tile[i + L] >= 0)
-                or is_word(g.nodes, child(g.nodes, 0, g.letter_stack[0]))):
+                or (alone >= 0 and is_word(g.nodes, alone))):
             return
     score = main * word_mult + crosses + (g.bingo if g.placed == g.rack_size else 0)
     if score < threshold(g):

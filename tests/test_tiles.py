@@ -128,6 +128,16 @@ def test_hand_scored_spanish_plays():
     )
 
 
+def test_a_single_tile_whose_letter_starts_no_word_is_still_played():
+    """No Spanish word starts with RR: the compiled generator once read past the letter graph
+    there (when deciding whether the across search also finds a lone tile) and lost the move."""
+    lex = es_lexicon("ARRA", "ARA")
+    rows = ["." * 15] * 15
+    rows[7], rows[9] = ".......A.......", ".......A......."
+    assert moves_of(lex, "\n".join(rows), "[RR]") == {("H8", "ARRA"): 1 + 8 + 1}
+    assert moves_of(lex, "\n".join(rows), "R") == {("H8", "ARA"): 1 + 1 + 1}
+
+
 def test_c_and_h_tiles_never_make_the_ch_of_a_word():
     lex = es_lexicon("CHICOS")
     assert moves_of(lex, EMPTY_15, "CHICOS") == {}  # C and H are not the CH tile
