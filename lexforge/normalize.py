@@ -7,7 +7,8 @@ reject abbreviations (all capitals) and, where the language marks them so, prope
 keep the word only if every letter is in the alphabet and its length is within bounds; then the
 language's shape rules (``lexforge.classify``: no vowel, Roman numeral, unit symbol). Last, a
 lexicon with multi-letter tiles (``tile_symbols``) stores the word as tiles: each CH becomes the
-CH tile's symbol (``Language.tokenize``; rules and lengths apply to the letters). The first few
+CH tile's symbol (``Language.tokenize``; rules and lengths apply to the letters, and the word
+must also have ``min_length`` tiles: LL alone is too short). The first few
 rejected entries of each reason, in sorted order, are kept as examples.
 """
 
@@ -77,8 +78,10 @@ class Normalizer:
             ):
                 word = entry.upper()
                 reason = classifier.reason(word) if classifier else None
+                if reason is None and len(word := tokenize(word)) < shortest:
+                    reason = "too-short"  # fewer tiles than letters: LL is one tile
                 if reason is None:
-                    yield tokenize(word)
+                    yield word
                 else:
                     self._reject(reason, entry)
                 continue
@@ -133,6 +136,8 @@ class Normalizer:
                 if reason is not None:
                     return reason
             self._folded = self.language.tokenize(word)
+            if len(self._folded) < self.language.min_length:
+                return "too-short"  # fewer tiles than letters: LL is one tile
             return None
         if not self._letters.issuperset(word):
             return "alphabet"

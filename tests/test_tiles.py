@@ -17,6 +17,7 @@ from lexforge.errors import UserError
 from lexforge.game import play_game
 from lexforge.language import Language, check_language_data
 from lexforge.lexicon import Lexicon
+from lexforge.normalize import Normalizer
 from lexforge.players import Greedy
 
 ES = language("es-scrabble")
@@ -60,6 +61,9 @@ def test_words_are_tokenized_greedily_left_to_right_longest_tile_first():
         }
     )
     assert longest.tokenize("ABCAB") == "ŁÇ" and longest.tokenize("ABAB") == "ÇÇ"
+    normalizer = Normalizer(longest, case_sensitive=False, classify=False)
+    assert list(normalizer.normalize_all(["abab", "abc", "ba"])) == ["ÇÇ", "BA"]
+    assert normalizer.rejected == {"too-short": 1}  # ABC is one tile: no word
     with pytest.raises(UserError, match=r"\[XX\] is not a Spanish tile .*\[CH\] \[LL\] \[RR\]"):
         ES.tokenize("A[XX]")
 
