@@ -216,6 +216,7 @@ cdef void record(Gen* g, int start, int end) noexcept nogil:
     if not g.across and g.placed == 1:
         # One tile making a word both ways is one move: the across search finds it too when the
         # tile has a neighbour across (that word is the cross-check here) or is a word alone.
+        # (No word may start with the letter at all: Spanish RR. Then there is no node to read.)
         i = base + pos
         node = child(g.nodes, 0, g.letter_stack[0])
         if ((g.line > 0 and d.tile[i - L] >= 0) or (g.line + 1 < d.lines and d.tile[i + L] >= 0)

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from lexforge._rack import rack_keys, rack_matches
 from lexforge.errors import UserError, excerpt
 from lexforge.lexicon import Lexicon
-from lexforge.text import fold_word
+from lexforge.text import fold_letter, fold_tiles
 
 JOKERS = "*?"
 MAX_JOKERS = 3  # each joker multiplies the search by the alphabet size; 4 gives no useful answer
@@ -59,14 +59,18 @@ def parse_rack(
 ) -> Rack:
     """Letters (folded to the language's alphabet) and jokers (``*`` or ``?``) of a rack."""
     jokers = sum(text.count(j) for j in JOKERS)
-    letters = fold_word(
-        "".join(c for c in text if c not in JOKERS and not c.isspace()), lexicon.language
-    )
-    unknown = sorted(set(letters) - set(lexicon.language.alphabet))
+    language = lexicon.language
+    try:
+        letters = fold_tiles(
+            "".join(c for c in text if c not in JOKERS and not c.isspace()), language
+        )
+    except UserError as error:
+        raise UserError(f"rack '{text}': {error}") from None
+    unknown = sorted(set(letters) - set(language.alphabet))
     if unknown:
         raise UserError(
-            f"rack '{text}': {''.join(unknown)} not in the {lexicon.language.name} "
-            f"alphabet ({lexicon.language.alphabet})"
+            f"rack '{text}': {''.join(unknown)} not in the {language.name} "
+            f"alphabet ({language.spell(language.alphabet, bracket=True)})"
         )
     if not letters and not jokers and not allow_empty:
         raise UserError(f"rack '{text}': no letters")
@@ -217,14 +221,18 @@ def _word_length(match: Match) -> int:
 def _pattern_regex(pattern: str, lexicon: Lexicon) -> tuple[str, re.Pattern[str], int]:
     """Literal prefix, compiled regex and minimum length of a crossword pattern."""
     letters = set(lexicon.language.alphabet)
+    try:
+        tiles = fold_tiles(pattern, lexicon.language, spelled=True)
+    except UserError as error:
+        raise UserError(f"pattern '{pattern}': {error}") from None
     parts = []
-    for char in pattern:
+    for char in tiles:
         if char == "?":
             parts.append("(.)")
         elif char == "*":
             parts.append("(.*)")
         else:
-            folded = fold_word(char, lexicon.language)
+            folded = fold_letter(char, lexicon.language)
             if not set(folded) <= letters:
                 raise UserError(
                     f"pattern '{pattern}': '{char}' is not a letter of the "
@@ -232,11 +240,11 @@ def _pattern_regex(pattern: str, lexicon: Lexicon) -> tuple[str, re.Pattern[str]
                 )
             parts.append(re.escape(folded))
     prefix = ""
-    for char in pattern:
+    for char in tiles:
         if char in "?*":
             break
-        prefix += fold_word(char, lexicon.language)
-    minimum = sum(1 for c in pattern if c != "*")
+        prefix += fold_letter(char, lexicon.language)
+    minimum = sum(1 for c in tiles if c != "*")
     return prefix, re.compile("".join(parts)), minimum
 
 

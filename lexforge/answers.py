@@ -23,7 +23,15 @@ if TYPE_CHECKING:
 
 def matches_answer(command: str, lexicon: Lexicon, query: dict, matches: list) -> Answer:
     """Racks' and patterns' matches: each a (word, shown, score) tuple already."""
-    return Answer(command, lexicon.name, query, ("word", "shown", "score"), matches)
+    rows = [spelled(lexicon, m) for m in matches] if lexicon.language.tile_symbols else matches
+    return Answer(command, lexicon.name, query, ("word", "shown", "score"), rows)
+
+
+def spelled(lexicon: Lexicon, match: tuple) -> tuple:
+    """A match (word, shown, score) with multi-letter tiles spelled (Spanish CH)."""
+    spell = lexicon.language.spell
+    word, shown, score = match
+    return spell(word), spell(shown), score
 
 
 def anagram_answer(
@@ -52,7 +60,7 @@ def anagram_answer(
     if racks is None:
         return matches_answer("anagram", lexicon, query, anagram(lexicon, letters, **options))
     rows = [
-        (number, m.word, m.shown, m.score)
+        (number, *spelled(lexicon, m))
         for number, rack in enumerate(racks, start=1)
         for m in anagram(lexicon, rack, **options)
     ]
@@ -70,7 +78,7 @@ def pattern_answer(
     query = {"pattern": pattern_text, "rack": rack, "sort": sort}
     if sort == "alpha":
         matches = iter_pattern(lexicon, pattern_text, rack_text=rack)
-        rows = ((m.word, m.shown, m.score) for m in matches)
+        rows = (spelled(lexicon, m) for m in matches)
         return Answer("pattern", lexicon.name, query, ("word", "shown", "score"), rows)
     matches = pattern(lexicon, pattern_text, rack_text=rack, sort=sort)
     return matches_answer("pattern", lexicon, query, matches)
@@ -191,16 +199,17 @@ def scrabble_answer(
     moves = scrabble.generate(lexicon, board, rack)  # first: its rack errors come first
     check_connected(board, source)
     check_tiles(board, parse_tiles(rack, lexicon.language, "rack"), lexicon.language, source)
+    spell = lexicon.language.spell
     rows = [
         (
             m.score,
             m.position,
-            m.word,
+            spell(m.word),
             m.row,
             m.col,
             "across" if m.across else "down",
-            [list(tile) for tile in m.placed],
-            m.notation,
+            [[row, col, spell(letter)] for row, col, letter in m.placed],
+            spell(m.notation),
         )
         for m in moves.best(top or None)
     ]
@@ -282,7 +291,11 @@ def generate_answer(
 def check_answer(lexicon: Lexicon, words: list[str]) -> Answer:
     from lexforge.check import check_words
 
-    rows = [(c.entry, c.word, c.reason, c.found, c.sources) for c in check_words(lexicon, words)]
+    spell = lexicon.language.spell
+    rows = [
+        (c.entry, c.word and spell(c.word), c.reason, c.found, c.sources)
+        for c in check_words(lexicon, words)
+    ]
     columns = ("entry", "word", "rejected", "found", "sources")
     return Answer("check", lexicon.name, {"words": words}, columns, rows)
 

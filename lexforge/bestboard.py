@@ -113,7 +113,7 @@ def _space(
         weights = [1.0] * len(tokens)
     else:
         chosen = alphabet if letters is None else fold_word(letters, lexicon.language)
-        tokens = sorted(set(chosen))
+        tokens = sorted(set(chosen) - set(lexicon.language.symbols))  # CH tiles are no cells
         frequencies = letter_weights(lexicon)
         weights = [frequencies.get(token, 0.0) or 1e-3 for token in tokens]
         faces = None

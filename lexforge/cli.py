@@ -162,9 +162,13 @@ def cmd_phrase(args: argparse.Namespace) -> None:
         found = islice(found, args.limit)
     query = {"phrase": args.phrase, **options, "limit": args.limit}
 
+    spell = lexicon.language.spell  # multi-letter tiles (es-scrabble) as their letters
+
     def chunks() -> Iterator[list[tuple[str, tuple[str, ...]]]]:
         size = 64  # small first, so the first phrases show at once; then larger
-        while chunk := [(" ".join(words), words) for words in islice(found, size)]:
+        while chunk := [
+            (spell(" ".join(words)), tuple(map(spell, words))) for words in islice(found, size)
+        ]:
             yield chunk
             size = min(4 * size, 8192)
 
@@ -379,10 +383,10 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
         candidates = moves.best(None if args.show else args.top or None)
         move = picture.choose_move(candidates, args.show or "", lexicon.language)
         if args.svg is not None:
-            write_svg(args.svg, picture.scrabble_svg(board, move))
+            write_svg(args.svg, picture.scrabble_svg(board, move, lexicon.language))
         if args.show is not None:
             colour = picture.use_colour(sys.stdout)
-            sys.stdout.write(picture.scrabble_text(board, move, colour=colour))
+            sys.stdout.write(picture.scrabble_text(board, move, lexicon.language, colour=colour))
             return
 
     def text_out(out: TextIO) -> None:
@@ -457,7 +461,7 @@ def cmd_scrabble_play(args: argparse.Namespace) -> None:
     colour = picture.use_colour(sys.stdout)
 
     def human(name: str) -> players.Human:
-        draw = partial(picture.board_text, new={}, colour=colour)
+        draw = partial(picture.board_text, new={}, language=lexicon.language, colour=colour)
         return players.Human(name, input, sys.stdout, draw)
 
     seats = [

@@ -197,9 +197,11 @@ class Game:
     ) -> gcg.Event:
         self.scores[player] += score
         self.turns += kind in gcg.TURNS
-        fields = {"tiles": tiles}
+        spell = self.lexicon.language.spell
+        fields = {"tiles": spell(tiles, bracket=True)}
         if move is not None:
-            fields = {"position": move.position, "word": gcg_word(move)}
+            fields = {"position": move.position, "word": spell(gcg_word(move))}
+        rack = spell(rack, bracket=True)
         event = gcg.Event(player, kind, rack, score, self.scores[player], **fields)
         self.record.events.append(event)
         return event

@@ -16,6 +16,9 @@ it decodes, else as ISO 8859-1, the format's default). Events start with ``>NICK
     >NICK: RACK (RACK) -7 393         end of game: the player's own rack counted against
     >NICK: RACK (time) -10 383        a time penalty
 
+Multi-letter tiles (Spanish CH) are spelled in words (``CHICO``, ``chICO`` with a blank CH) and
+bracketed in racks and exchanges (``A[CH]EIO?``), as lexforge.plays reads them.
+
 ``replay`` sets up the position before any turn (a play, exchange or pass), checking on the
 way that every play is placed legally, scores what the record says (by lexforge.plays, not
 the move generator) and that every cumulative score adds up; words are not looked up, as a
@@ -48,7 +51,7 @@ TURNS = (PLAY, PASS, EXCHANGE)  # the events that are a player's turn
 
 _EVENT = re.compile(r">(\S+?):\s*(.*)")
 _PLAYER = re.compile(r"#player(\d+)\s+(\S+)(?:\s+(.*))?")
-_RACK = re.compile(r"[\w?]+")
+_RACK = re.compile(r"[\w?\[\]]+")  # [CH]: a multi-letter tile
 _POSITION = re.compile(r"\d+[A-Za-z]|[A-Za-z]\d+")
 _SIGNED = re.compile(r"[+-]\d+")
 _NUMBER = re.compile(r"-?\d+")
@@ -257,7 +260,7 @@ def _classify(body: list[str], score: int) -> tuple[str | None, dict[str, str]]:
     if not rack or len(rest) not in (1, 2):
         return None, {}
     if len(rest) == 2:
-        if _POSITION.fullmatch(rest[0]) and re.fullmatch(r"[\w.()]+", rest[0] + rest[1]):
+        if _POSITION.fullmatch(rest[0]) and re.fullmatch(r"[\w.()\[\]]+", rest[0] + rest[1]):
             return PLAY, {"rack": rack, "position": rest[0], "word": rest[1]}
         return None, {}
     token = rest[0]
@@ -353,8 +356,8 @@ def replay(
 def _tiles_of(rack: str, tiles: str, language: Language, where: str) -> None:
     try:
         rack_after(parse_tiles(rack, language, "rack"), parse_tiles(tiles, language, "tiles"))
-    except UserError as error:
-        raise UserError(f"{where}: {error}") from None
+    except UserError as error:  # a multi-letter tile bracketed, as the record writes it
+        raise UserError(f"{where}: {language.spell(str(error), bracket=True)}") from None
 
 
 def _play(board: Board, event: Event, language: Language, where: str) -> Board:
@@ -367,7 +370,7 @@ def _play(board: Board, event: Event, language: Language, where: str) -> Board:
             rack_after(parse_tiles(event.rack, language, "rack"), placed_tiles(placed))
         score = score_play(board, placed, across, language)
     except UserError as error:
-        raise UserError(f"{where}: {error}") from None
+        raise UserError(f"{where}: {language.spell(str(error), bracket=True)}") from None
     if score != event.score:
         raise UserError(
             f"{where}: {event.position} {event.word} scores {score} with the {language.name} "
@@ -398,4 +401,5 @@ def notation(event: Event, board: Board, language: Language) -> str:
     if event.kind == PASS:
         return "-"
     placed, across = read_play(board, event.position, event.word, language)
-    return f"{make_move(board, placed, across, language).notation} {event.score}"
+    shown = language.spell(make_move(board, placed, across, language).notation)
+    return f"{shown} {event.score}"

@@ -25,8 +25,9 @@ BATCH = 256
 
 
 def letter_weights(lexicon: Lexicon) -> dict[str, float]:
-    """Letter → frequency in the lexicon's words."""
-    alphabet = lexicon.language.alphabet
+    """Letter → frequency in the lexicon's words (multi-letter Scrabble tiles are no cells)."""
+    language = lexicon.language
+    alphabet = "".join(c for c in language.alphabet if c not in language.symbols)
     if lexicon.path is not None and (lexicon.path / "words.txt").is_file():
         text = (lexicon.path / "words.txt").read_bytes()
         counts = Counter({letter: text.count(letter.encode()) for letter in alphabet})

@@ -9,8 +9,9 @@ against ``lexforge/schema/language.schema.yaml`` before use; a mistake is one li
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from functools import cache
+import re
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -105,12 +106,36 @@ def check_language_data(data: dict[str, Any], path: Path | str) -> None:
         raise UserError(f"{path}: alphabet: {reserved[0]!r} cannot be a letter")
     if data["length"]["min"] > data["length"]["max"]:
         raise UserError(f"{path}: length: min is greater than max")
+    check_tile_symbols(data, path)
     for letter, folded in unreachable_letters(data):
         result = f"into {folded!r}" if folded else "into nothing"
         raise UserError(
             f"{path}: alphabet: folding turns {letter!r} {result}, so no word can hold it "
             "(list it in keep, or leave it out of the alphabet)"
         )
+
+
+def check_tile_symbols(data: dict[str, Any], path: Path | str) -> None:
+    """Each multi-letter tile a tile of the set as words spell it (folded: Catalan L·L is LL),
+    each symbol a distinct uppercase letter with a lowercase form, outside the alphabet."""
+    from lexforge.text import fold_word  # folding needs a Language; text imports this module
+
+    symbols = data.get("tile_symbols") or {}
+    language = Language.from_dict({**data, "tile_symbols": {}})
+    tiles = {fold_word(tile, language) for tile in language.tile_counts}
+    alphabet = data["alphabet"]
+    for tile, symbol in symbols.items():
+        where = f"{path}: tile_symbols: {excerpt(tile)}"
+        if tile not in tiles:
+            raise UserError(f"{where}: not one of the Scrabble tiles (scrabble.tiles, folded)")
+        if not set(tile) <= set(alphabet):
+            raise UserError(f"{where}: spelled with letters outside the alphabet")
+        if not (symbol.isupper() and symbol.lower().upper() == symbol != symbol.lower()):
+            raise UserError(f"{where}: {symbol!r} is not an uppercase letter with a lowercase form")
+        if symbol in alphabet or symbol in RESERVED_CHARACTERS:
+            raise UserError(f"{where}: {symbol!r} is already a letter of the alphabet")
+    if len(set(symbols.values())) != len(symbols):
+        raise UserError(f"{path}: tile_symbols: two tiles share a symbol")
 
 
 def unreachable_letters(data: dict[str, Any]) -> list[tuple[str, str]]:
@@ -123,7 +148,7 @@ def unreachable_letters(data: dict[str, Any]) -> list[tuple[str, str]]:
     replacements = "".join(language.fold.values())
     return [
         (letter, folded)
-        for letter in language.alphabet
+        for letter in data["alphabet"]
         if (folded := fold_word(letter, language)) != letter and letter not in replacements
     ]
 
@@ -148,13 +173,66 @@ class Language:
     joiners: str = ""
     proper_nouns_by_case: bool = True
     tile_counts: dict[str, int] = field(default_factory=dict)
-    tile_values: dict[str, int] = field(default_factory=dict)
+    tile_values: dict[str, int] = field(default_factory=dict)  # tile symbols' values too
     blanks: int = 0
     rack_size: int = 7
     bingo_bonus: int = 50
     ruzzle_values: dict[str, int] = field(default_factory=dict)
     dice: dict[str, list[list[str]]] = field(default_factory=dict)
     classify: dict[str, Any] = field(default_factory=dict)
+    #: multi-letter tile (``CH``) → the one letter standing for it in words (``Ç``); the
+    #: symbols end the alphabet
+    tile_symbols: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def symbols(self) -> str:
+        """The multi-letter tiles' symbols (uppercase)."""
+        return "".join(self.tile_symbols.values())
+
+    @cached_property
+    def _spellings(self) -> dict[str, str]:
+        """Symbol → spelling, both cases (``ç`` → ``ch``: a blank standing for CH)."""
+        upper = {symbol: tile for tile, symbol in self.tile_symbols.items()}
+        return upper | {symbol.lower(): tile.lower() for symbol, tile in upper.items()}
+
+    @cached_property
+    def _tile_pattern(self) -> re.Pattern[str]:
+        """``[CH]``-style tiles, then the spellings longest first (so matching is greedy)."""
+        spellings = sorted(self._spellings.values(), key=lambda t: (-len(t), t))
+        return re.compile("|".join([r"\[[^\[\]]*\]", *map(re.escape, spellings)]))
+
+    def tokenize(self, text: str, *, spelled: bool = True) -> str:
+        """``text`` with each multi-letter tile as its symbol: a bracketed tile (``[CH]``, a
+        blank ``[ch]``) and, when ``spelled``, every spelling of one (greedily, left to right,
+        longest tile first: a word's CH is always the CH tile, as in Spanish Scrabble). Racks
+        are read with ``spelled=False``: there C and H are two tiles. UserError on an unknown
+        bracketed tile."""
+        if "[" not in text and not (spelled and self.tile_symbols):
+            return text
+        symbols = {tile: symbol for symbol, tile in self._spellings.items()}
+
+        def symbol(found: re.Match[str]) -> str:
+            token = found[0]
+            if not token.startswith("["):
+                return symbols[token] if spelled else token
+            if token[1:-1] in symbols:
+                return symbols[token[1:-1]]
+            known = " ".join(f"[{tile}]" for tile in self.tile_symbols) or "none"
+            raise UserError(
+                f"{excerpt(token)} is not a {self.name} tile (tiles of several letters: {known})"
+            )
+
+        return self._tile_pattern.sub(symbol, text)
+
+    def spell(self, text: str, *, bracket: bool = False) -> str:
+        """``text`` with each tile symbol spelled (``Ç`` → ``CH``, a blank's ``ç`` → ``ch``);
+        ``bracket`` for tiles not in a word (racks, exchanges, board squares): ``[CH]``."""
+        if not self.tile_symbols or not any(c in self._spellings for c in text):
+            return text
+        spelled = self._spellings
+        if bracket:
+            return "".join(f"[{spelled[c]}]" if c in spelled else c for c in text)
+        return "".join(spelled.get(c, c) for c in text)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Language:
@@ -162,10 +240,11 @@ class Language:
         scrabble = data.get("scrabble") or {}
         tiles = scrabble.get("tiles") or {}
         dice_sets = (data.get("boggle") or {}).get("dice") or {}
-        return cls(
+        symbols = dict(data.get("tile_symbols") or {})
+        language = cls(
             code=data["code"],
             name=data.get("name", data["code"]),
-            alphabet=data.get("alphabet", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+            alphabet=data.get("alphabet", "ABCDEFGHIJKLMNOPQRSTUVWXYZ") + "".join(symbols.values()),
             min_length=data.get("length", {}).get("min", 2),
             max_length=data.get("length", {}).get("max", 20),
             keep=data.get("keep", ""),
@@ -180,7 +259,17 @@ class Language:
             ruzzle_values=dict((data.get("ruzzle") or {}).get("values") or {}),
             dice={name: [die.split() for die in spec["dice"]] for name, spec in dice_sets.items()},
             classify=dict(data.get("classify") or {}),
+            tile_symbols=symbols,
         )
+        if not symbols:
+            return language
+        from lexforge.text import fold_word  # folding needs a Language; text imports this module
+
+        values = {
+            symbols.get(fold_word(tile, language)): v for tile, v in language.tile_values.items()
+        }
+        values.pop(None, None)  # the tiles without a symbol
+        return replace(language, tile_values=language.tile_values | values)
 
     @classmethod
     def load(cls, spec: str | Path) -> Language:

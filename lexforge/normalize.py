@@ -4,11 +4,14 @@ Per language, in order: reject entries with an apostrophe, hyphen, space, dot or
 configurable per lexicon: when not rejected, the character is dropped); in a case-sensitive source,
 reject abbreviations (all capitals) and, where the language marks them so, proper nouns
 (capitalised); then fold (NFKD, marks dropped, full uppercasing, letters NFKD leaves whole) and
-keep the word only if every letter is in the alphabet and its length is within bounds; last, the
+keep the word only if every letter is in the alphabet and its length is within bounds; then the
 language's shape rules (``lexforge.classify``: no vowel, Roman numeral, unit symbol), and, in a
 case-sensitive source, an entry with capitals after its first letter (AGs, eBay) is an
-abbreviation too. The first few rejected entries of each reason, in sorted order, are kept as
-examples; with ``track_case``, the words some entry wrote with a lowercase initial are kept too
+abbreviation too. Last, a lexicon with multi-letter tiles (``tile_symbols``) stores the word as
+tiles: each CH becomes the CH tile's symbol (``Language.tokenize``; rules and lengths apply to
+the letters, and the word must also have ``min_length`` tiles: LL alone is too short). The first
+few rejected entries of each reason, in sorted order, are kept as examples; with
+``track_case``, the words some entry wrote with a lowercase initial are kept too
 (``lowercase``: where capitals say nothing, only those are sure not to be names).
 """
 
@@ -64,6 +67,7 @@ class Normalizer:
         the same result as ``__call__``.
         """
         case_sensitive = self.case_sensitive
+        tokenize = self.language.tokenize
         shortest, longest = self.language.min_length, self.language.max_length
         ascii_ok = self._letters.issuperset(string.ascii_uppercase)
         classifier = self._classifier
@@ -80,6 +84,8 @@ class Normalizer:
             ):
                 word = entry.upper()
                 reason = classifier.reason(word) if classifier else None
+                if reason is None and len(word := tokenize(word)) < shortest:
+                    reason = "too-short"  # fewer tiles than letters: LL is one tile
                 if reason is None:
                     if lowercase is not None and entry[0].islower():
                         lowercase.add(word)
@@ -148,7 +154,9 @@ class Normalizer:
                     return reason
             if capitals_inside:
                 return "abbreviation"
-            self._folded = word
+            self._folded = self.language.tokenize(word)
+            if len(self._folded) < self.language.min_length:
+                return "too-short"  # fewer tiles than letters: LL is one tile
             return None
         if not self._letters.issuperset(word):
             return "alphabet"

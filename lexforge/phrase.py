@@ -24,7 +24,7 @@ from lexforge._phrase import PhraseSearch
 from lexforge.anagram import candidate_keys
 from lexforge.errors import UserError
 from lexforge.lexicon import Lexicon
-from lexforge.text import fold_word
+from lexforge.text import fold_tiles
 
 PHRASE_SORTS = ("longest", "words")
 MAX_LETTER_COUNT = 127  # of one letter: the packed counts' fields hold up to 7 bits
@@ -32,10 +32,14 @@ BATCH = 2048  # key multisets per call of the compiled search
 
 
 def phrase_letters(text: str, lexicon: Lexicon) -> str:
-    """The phrase's letters, folded with the lexicon's language; spaces and punctuation are
-    dropped; anything else outside the alphabet is a UserError."""
+    """The phrase's letters, folded with the lexicon's language (a word's CH one letter where
+    the lexicon has CH tiles); spaces and punctuation are dropped; anything else outside the
+    alphabet is a UserError."""
     language = lexicon.language
-    folded = fold_word(text, language)
+    try:
+        folded = fold_tiles(text, language, spelled=True)
+    except UserError as error:
+        raise UserError(f"phrase '{text}': {error}") from None
     letters = "".join(c for c in folded if unicodedata.category(c)[0] not in "ZPC")
     unknown = sorted(set(letters) - set(language.alphabet))
     if unknown:
@@ -75,7 +79,7 @@ def phrases(
     words_cap = len(letters) if max_words is None else max_words
     given: tuple[str, ...] = ()
     if contains:
-        word = fold_word(contains, lexicon.language)
+        word = fold_tiles(contains, lexicon.language, spelled=True)
         if word not in lexicon:
             raise UserError(f"--contains '{contains}': not a word of lexicon '{lexicon.name}'")
         rest = Counter(letters)

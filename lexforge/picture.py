@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 from lexforge.errors import UserError
 from lexforge.grid import Grid
 from lexforge.language import Language
-from lexforge.text import fold_word
+from lexforge.text import fold_tiles, fold_word
 
 # ANSI styles: first cell of a path, the rest of it, a move's tiles, the premiums.
 START = "\x1b[1;30;42m"
@@ -64,7 +64,7 @@ def choose(words: Sequence[Any], word: str, language: Language) -> Any | None:
 def choose_move(moves: Sequence[Any], word: str, language: Language) -> Any:
     """The best move, or the best one whose main word is ``word``; UserError if none."""
     if word:
-        wanted = fold_word(word, language)
+        wanted = fold_tiles(word, language, spelled=True)
         moves = [m for m in moves if m.word.upper() == wanted]
     if not moves:
         what = f"no move plays '{word}'" if word else "no legal move"
@@ -194,32 +194,39 @@ def _placed(move: Any) -> dict[tuple[int, int], str]:
     return {(row, col): letter for row, col, letter in move.placed}
 
 
-def scrabble_text(board: Any, move: Any, *, colour: bool) -> str:
+def scrabble_text(board: Any, move: Any, language: Language, *, colour: bool) -> str:
     """The board with column letters and row numbers; empty squares show their premium
     (``PREMIUM_MARK``), the move's tiles are ``[X]`` (or highlighted), a legend below."""
-    picture = board_text(board, _placed(move), colour=colour)
-    return picture + f"{move.score}  {move.position}  {move.word}\n"
+    picture = board_text(board, _placed(move), language, colour=colour)
+    return picture + f"{move.score}  {move.position}  {language.spell(move.word)}\n"
 
 
-def board_text(board: Any, new: dict[tuple[int, int], str], *, colour: bool) -> str:
+def board_text(
+    board: Any, new: dict[tuple[int, int], str], language: Language, *, colour: bool
+) -> str:
     """The board as ``scrabble_text`` draws it, with the tiles ``new`` ((row, col) → letter)
-    marked, and the legend."""
-    lines = ["    " + "".join(f" {chr(ord('A') + c)} " for c in range(board.cols)).rstrip()]
+    marked, and the legend. Squares are one letter wide plus a space each side, widened to
+    the longest multi-letter tile (Spanish CH) where the lexicon has them."""
+    width = 2 + max(map(len, language.tile_symbols), default=1)
+    lines = ["    " + "".join(f"{chr(ord('A') + c):^{width}}" for c in range(board.cols)).rstrip()]
     for row in range(board.rows):
         squares = []
         for col in range(board.cols):
             index = row * board.cols + col
             premium = board.layout.squares[index]
             if (row, col) in new:
-                letter = new[(row, col)]
-                squares.append(f"{NEW_TILE} {letter} {RESET}" if colour else f"[{letter}]")
+                letter = language.spell(new[(row, col)])
+                squares.append(
+                    f"{NEW_TILE}{letter:^{width}}{RESET}" if colour else f"{f'[{letter}]':^{width}}"
+                )
             elif board.tiles[index]:
                 tile = board.tiles[index]
-                squares.append(f" {tile.lower() if index in board.blanks else tile} ")
+                tile = language.spell(tile.lower() if index in board.blanks else tile)
+                squares.append(f"{tile:^{width}}")
             elif colour and premium in PREMIUM_STYLE:
-                squares.append(f"{PREMIUM_STYLE[premium]} {PREMIUM_MARK[premium]} {RESET}")
+                squares.append(f"{PREMIUM_STYLE[premium]}{PREMIUM_MARK[premium]:^{width}}{RESET}")
             else:
-                squares.append(f" {PREMIUM_MARK[premium]} ")
+                squares.append(f"{PREMIUM_MARK[premium]:^{width}}")
         lines.append(f"{row + 1:>3} " + "".join(squares).rstrip())
     lines.append(PREMIUM_LEGEND)
     return "\n".join(lines) + "\n"
@@ -229,7 +236,7 @@ BOARD_CELL = 40
 BOARD_MARGIN = 30
 
 
-def scrabble_svg(board: Any, move: Any) -> str:
+def scrabble_svg(board: Any, move: Any, language: Language) -> str:
     """The board as SVG: premium squares coloured, tiles on the board, the move's tiles
     highlighted (class ``tile new``)."""
     size, margin = BOARD_CELL, BOARD_MARGIN
@@ -256,6 +263,8 @@ def scrabble_svg(board: Any, move: Any) -> str:
             letter = new.get((row, col))
             if letter is None and board.tiles[index]:
                 letter = board.tiles[index].lower() if index in board.blanks else board.tiles[index]
+            if letter is not None:
+                letter = language.spell(letter)
             if letter is None:
                 if premium in PREMIUM_NAME:
                     body.append(
@@ -272,13 +281,14 @@ def scrabble_svg(board: Any, move: Any) -> str:
                 f'stroke-width="{3 if is_new else 1}"/>'
             )
             body.append(
-                f'<text x="{x + size / 2:g}" y="{y + size / 2 + 8:g}" font-size="22" '
+                f'<text x="{x + size / 2:g}" y="{y + size / 2 + 8:g}" '
+                f'font-size="{22 if len(letter) == 1 else 16}" '
                 f'text-anchor="middle" font-weight="bold" '
                 f'fill="{"#888" if letter.islower() else "#222"}">{escape(letter.upper())}</text>'
             )
     height = margin * 2 + board.rows * size + 20
     body.append(
         f'<text class="caption" x="{margin}" y="{height - 14}" font-size="16" fill="#222">'
-        f"{escape(move.word)} at {move.position} · score {move.score}</text>"
+        f"{escape(language.spell(move.word))} at {move.position} · score {move.score}</text>"
     )
     return _svg(margin * 2 + board.cols * size, height, body)

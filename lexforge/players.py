@@ -103,7 +103,8 @@ class Human:
         self.out.write(f"{scores}   bag: {view.bag}\n")
         while True:
             try:
-                text = self.read(f"{self.name}, rack {view.rack} (8H WORD, -TILES, -): ")
+                rack = language.spell(view.rack, bracket=True)
+                text = self.read(f"{self.name}, rack {rack} (8H WORD, -TILES, -): ")
             except EOFError:
                 raise UserError(f"{self.name}: no more input, the game is abandoned") from None
             try:
@@ -115,8 +116,8 @@ class Human:
                         raise UserError(f"no exchange with {view.bag} tiles in the bag")
                     rack_after(view.rack, action.tiles)
                 return action
-            except UserError as error:
-                self.out.write(f"lexforge: {one_line(str(error))}\n")
+            except UserError as error:  # rack errors name tiles: [CH] as typed
+                self.out.write(f"lexforge: {one_line(language.spell(str(error), bracket=True))}\n")
 
     def tile_play(self, view: View, placed: tuple, across: bool) -> Action:
         board, lexicon = view.board, view.lexicon
@@ -126,7 +127,8 @@ class Human:
         for word in words_formed(board, placed, across):
             spelled = "".join(after.tiles[s] for s in word)
             if spelled not in lexicon:
-                raise UserError(f"{spelled} is not in the {lexicon.name} lexicon")
+                shown = lexicon.language.spell(spelled)
+                raise UserError(f"{shown} is not in the {lexicon.name} lexicon")
         return make_move(board, placed, across, lexicon.language)
 
 

@@ -4,7 +4,8 @@ Notation (as in Quackle and GCG records): a tile play is a position and a word â
 runs across from row 8, column H; ``H8 WORD`` runs down â€” where the letters already on the
 board may be written as themselves, in parentheses (``WO(R)D``) or as ``.`` (``WO.D``, GCG);
 a lowercase letter is a blank played as that letter. ``-ABC`` exchanges A, B and C (``-?``: a
-blank); ``-`` passes.
+blank); ``-`` passes. A multi-letter tile (Spanish CH) is spelled in a word (a word's CH is always
+the CH tile; ``ch`` a blank) or bracketed (``[CH]``); in racks and exchanges only bracketed.
 
 ``read_play`` turns a tile play into the tiles it places, ``check_play`` applies the placement
 rules (one line, no gap, touching the tiles or covering the start square), ``words_formed``
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from lexforge.errors import UserError
 from lexforge.language import Language
 from lexforge.scrabble import Board, Move, place, position_name
-from lexforge.text import fold_word
+from lexforge.text import fold_letter
 
 BLANK = "?"  # a blank on a rack, in racks and exchanges
 PLAYED_THROUGH = "."  # GCG: a square whose tile is already on the board
@@ -72,11 +73,15 @@ def parse_tiles(text: str, language: Language, what: str) -> str:
     """Rack or exchange tiles: letters of the alphabet (folded, uppercase) and ``?`` blanks
     (``*`` too), sorted with the blanks last."""
     letters = []
-    for char in text:
+    try:
+        tiles = language.tokenize(text, spelled=False)
+    except UserError as error:
+        raise UserError(f"{what} {text!r}: {error}") from None
+    for char in tiles:
         if char in "?*":
             letters.append(BLANK)
             continue
-        letter = fold_word(char, language)
+        letter = fold_letter(char, language)
         if len(letter) != 1 or letter not in language.alphabet:
             raise UserError(
                 f"{what} {text!r}: {char!r} is not a letter of the {language.name} alphabet "
@@ -109,7 +114,11 @@ def read_play(board: Board, position: str, word: str, language: Language) -> tup
     what = f"play {position} {word}"
     placed: list[tuple[int, int, str]] = []
     r, c, inside = row, col, False
-    for char in word:
+    try:
+        tiles = language.tokenize(word)
+    except UserError as error:
+        raise UserError(f"{what}: {error}") from None
+    for char in tiles:
         if char in "()":
             if inside == (char == "("):
                 raise UserError(f"{what}: unbalanced parentheses")
@@ -121,11 +130,15 @@ def read_play(board: Board, position: str, word: str, language: Language) -> tup
         if (char == PLAYED_THROUGH or inside) and not tile:
             raise UserError(f"{what}: no tile at {position_name(r, c, across)} to play through")
         if char != PLAYED_THROUGH:
-            letter = fold_word(char, language)
+            letter = fold_letter(char, language)
             if len(letter) != 1 or letter not in language.alphabet:
                 raise UserError(f"{what}: {char!r} is not a letter of the {language.name} alphabet")
             if tile and tile != letter:
-                raise UserError(f"{what}: {position_name(r, c, across)} holds {tile}, not {letter}")
+                held, wanted = (
+                    language.spell(tile, bracket=True),
+                    language.spell(letter, bracket=True),
+                )
+                raise UserError(f"{what}: {position_name(r, c, across)} holds {held}, not {wanted}")
             if not tile:
                 placed.append((r, c, letter.lower() if char.islower() else letter))
         r, c = r + dr, c + dc

@@ -22,13 +22,16 @@ under tiles placed this turn; every word formed scores (the main word and each c
 blanks score 0; playing a whole rack (``rack_size`` tiles) adds the bingo bonus.
 
 Board text: one line per row, one character per cell or cells separated by spaces; ``.`` is an
-empty square, an uppercase letter a tile, a lowercase letter a blank played as that letter.
+empty square, an uppercase letter a tile, a lowercase letter a blank played as that letter; a
+multi-letter tile is bracketed (``[CH]``, a blank ``[ch]``). Inside, such a tile is one letter,
+its symbol (``Language.tile_symbols``), so generation and scoring work per tile unchanged.
 Premium layouts use ``.`` plain, ``l``/``L`` double/triple letter, ``w``/``W`` double/triple
 word and ``*`` the start square (a double word).
 """
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -43,7 +46,7 @@ from lexforge.graph import graph_letters
 from lexforge.grid import has_layers
 from lexforge.language import Language
 from lexforge.lexicon import Lexicon
-from lexforge.text import fold_word
+from lexforge.text import fold_letter, fold_word
 
 EMPTY = "."
 PREMIUMS = {".": (1, 1), "l": (2, 1), "L": (3, 1), "w": (1, 2), "W": (1, 3), "*": (1, 2)}
@@ -147,8 +150,12 @@ def position_name(row: int, col: int, across: bool) -> str:
     return f"{row + 1}{column}" if across else f"{column}{row + 1}"
 
 
+_CELL = re.compile(r"\[[^\[\]\s]*\]|.")  # a bracketed tile ([CH]) or one character
+
+
 def _cells(line: str) -> list[str]:
-    return line.split() if any(c.isspace() for c in line.strip()) else list(line.strip())
+    line = line.strip()
+    return line.split() if any(c.isspace() for c in line) else _CELL.findall(line)
 
 
 def _rows(text: str, source: str, what: str) -> list[list[str]]:
@@ -210,11 +217,18 @@ def parse_board(text: str, language: Language, layout: Layout, source: str = "<b
             if square == EMPTY:
                 tiles.append("")
                 continue
-            letter = fold_word(square, language)
+            try:
+                square = language.tokenize(square, spelled=False)
+            except UserError as error:
+                raise UserError(f"{source}: row {number}: {error}") from None
+            letter = (
+                fold_letter(square, language) if len(square) == 1 else fold_word(square, language)
+            )
             if len(letter) != 1 or letter not in language.alphabet:
+                letters = language.spell(language.alphabet, bracket=True)
                 raise UserError(
                     f"{source}: row {number}: {square!r} is not a letter of the "
-                    f"{language.name} alphabet ({language.alphabet}) nor '{EMPTY}'"
+                    f"{language.name} alphabet ({letters}) nor '{EMPTY}'"
                 )
             if square.islower():
                 blanks.add(len(tiles))
@@ -222,15 +236,15 @@ def parse_board(text: str, language: Language, layout: Layout, source: str = "<b
     return Board(layout, tuple(tiles), frozenset(blanks))
 
 
-def format_board(board: Board) -> str:
-    """The board as text that ``parse_board`` reads back."""
+def format_board(board: Board, language: Language) -> str:
+    """The board as text that ``parse_board`` reads back (multi-letter tiles bracketed)."""
     lines = []
     for row in range(board.rows):
         squares = []
         for square in range(row * board.cols, (row + 1) * board.cols):
             tile = board.tiles[square] or EMPTY
             squares.append(tile.lower() if square in board.blanks else tile)
-        lines.append(" ".join(squares))
+        lines.append(" ".join(language.spell(square, bracket=True) for square in squares))
     return "\n".join(lines) + "\n"
 
 

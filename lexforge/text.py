@@ -8,6 +8,7 @@ The language's ``joiners`` (Catalan's middle dot in L·L) are dropped between tw
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -45,6 +46,28 @@ def fold_word(word: str, language: Language) -> str:
             run += char
     pieces.append(_fold(run, language))
     return _drop_joiners("".join(pieces), language.joiners)
+
+
+def fold_tiles(text: str, language: Language, *, spelled: bool = False) -> str:
+    """``text`` folded (``fold_word``), multi-letter tiles as their symbols: bracketed ones
+    (``[CH]``) always, spelled ones (``CH``) when ``spelled`` (a word, not a rack's tiles).
+    Symbols already there (a rack passed on by the solver) stay."""
+    symbols = language.symbols
+    if symbols and any(c.upper() in symbols for c in text):
+        pieces = re.split(f"([{re.escape(symbols + symbols.lower())}])", text)
+        folded = "".join(
+            p.upper() if i % 2 else fold_word(p, language) for i, p in enumerate(pieces)
+        )
+    else:
+        folded = fold_word(text, language)
+    return language.tokenize(folded, spelled=spelled)
+
+
+def fold_letter(char: str, language: Language) -> str:
+    """One character of a word or rack folded; a tile symbol stays (uppercased)."""
+    if char.upper() in language.symbols:
+        return char.upper()
+    return fold_word(char, language)
 
 
 def _drop_joiners(word: str, joiners: str) -> str:

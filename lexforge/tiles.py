@@ -2,9 +2,9 @@
 
 A language's ``scrabble.tiles`` lists the published tiles; the board holds letters of the
 lexicon's alphabet, so a tile that folds to one letter counts as that letter (Ä as A where the
-alphabet has no Ä, Ñ as N in the default Spanish lexicon) and scores as it. Tiles of several
-letters (Spanish CH, LL, RR) are left out until the board can hold them (issue 11, point 4):
-the Spanish bag has 97 tiles.
+alphabet has no Ä, Ñ as N in the default Spanish lexicon) and scores as it. A tile of several
+letters (Spanish CH, LL, RR) is one letter where the lexicon gives it a symbol
+(``tile_symbols``: es-scrabble, 100 tiles); elsewhere it is left out (``es``: 97 tiles).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def tile_counts(language: Language) -> Counter[str]:
     """How many tiles of each letter of the alphabet the set has (blanks not included)."""
     counts: Counter[str] = Counter()
     for tile, count in language.tile_counts.items():
-        letter = fold_word(tile, language)
+        letter = language.tokenize(fold_word(tile, language))
         if len(letter) == 1 and letter in language.alphabet:
             counts[letter] += count
     return counts
@@ -34,7 +34,8 @@ def left_out(language: Language) -> dict[str, int]:
     return {
         tile: count
         for tile, count in language.tile_counts.items()
-        if len(letter := fold_word(tile, language)) != 1 or letter not in language.alphabet
+        if len(letter := language.tokenize(fold_word(tile, language))) != 1
+        or letter not in language.alphabet
     }
 
 
@@ -49,9 +50,10 @@ def check_tiles(board: Board, rack: str, language: Language, source: str) -> Non
     in_rack = Counter(t for t in rack if t != BLANK)
     for tile, n in sorted(in_rack.items()):
         if n > counts[tile]:
+            shown = language.spell(rack, bracket=True)
             raise UserError(
-                f"rack {rack}: {n} {tile}, the {language.name} set has {counts[tile]} "
-                "(a blank is ?)"
+                f"rack {shown}: {n} {language.spell(tile, bracket=True)}, the {language.name} "
+                f"set has {counts[tile]} (a blank is ?)"
             )
     used = Counter(t for i, t in enumerate(board.tiles) if t and i not in board.blanks)
     used.update(t for t in rack if t != BLANK)
@@ -60,7 +62,9 @@ def check_tiles(board: Board, rack: str, language: Language, source: str) -> Non
     if blanks + sum(n - counts[t] for t, n in over.items()) <= language.blanks:
         return
     where = "the board and rack" if rack else "the board"
-    detail = ", ".join(f"{n} {t} (the set has {counts[t]})" for t, n in over.items())
+    detail = ", ".join(
+        f"{n} {language.spell(t, bracket=True)} (the set has {counts[t]})" for t, n in over.items()
+    )
     if blanks:
         detail = ", ".join(filter(None, [detail, f"{blanks} blanks"]))
     raise UserError(

@@ -151,7 +151,7 @@ def _lexicon(
         raise UserError(
             f"{language_file}: code '{language_data['code']}' is not '{spec['language']}'"
         )
-    for key in ("alphabet", "keep"):
+    for key in ("alphabet", "keep", "tile_symbols"):
         if key in spec:
             language_data[key] = spec[key]
     if "length" in spec:

@@ -32,6 +32,7 @@ import pyarrow.parquet as pq
 
 from lexforge.atomic import atomic_open
 from lexforge.errors import report_user_errors
+from lexforge.language import Language
 from lexforge.report import FORMAT
 from pipeline.frames import read_words_frame
 from pipeline.report_html import render_html
@@ -233,6 +234,9 @@ def build_report(
     stats: pd.DataFrame,
     history: History,
 ) -> dict:
+    spell = Language.from_dict(language).spell  # multi-letter tiles as letters: CH, not Ç
+    if language.get("tile_symbols"):
+        words = words.assign(word=words["word"].map(spell)).sort_values("word", ignore_index=True)
     sources = source_ids(stats)
     counts = summary(stats)
     history.record(words_path, counts)
@@ -244,8 +248,8 @@ def build_report(
             "previous_words": sum(1 for _ in _lines(previous[0])),
             "added": len(added),
             "removed": len(removed),
-            "added_sample": sample(added, CHANGED),
-            "removed_sample": sample(removed, CHANGED),
+            "added_sample": [spell(word) for word in sample(added, CHANGED)],
+            "removed_sample": [spell(word) for word in sample(removed, CHANGED)],
         }
     per_source = stats[stats["metric"].isin(["read", "kept", "words"])]
     vowels = (language.get("classify") or {}).get("vowels")

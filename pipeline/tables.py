@@ -54,7 +54,8 @@ STATS_SCHEMA = pa.schema(
 
 def letter_table(lexicon: str, words: pd.Series, language: Language) -> pa.Table:
     alphabet = list(language.alphabet)
-    letters = alphabet + [tile for tile in language.tile_counts if tile not in alphabet]
+    spelled = [language.spell(c) for c in alphabet]  # a tile symbol as its tile (CH)
+    letters = alphabet + [tile for tile in language.tile_counts if tile not in spelled]
     occurrences = letter_counts("".join(words.tolist()))
     initial = words.str[0].value_counts()
     total = sum(occurrences.get(c, 0) for c in alphabet)
@@ -62,7 +63,7 @@ def letter_table(lexicon: str, words: pd.Series, language: Language) -> pa.Table
     return pa.table(
         {
             "lexicon": pa.array([lexicon] * len(letters), pa.string()),
-            "letter": pa.array(letters, pa.string()),
+            "letter": pa.array([language.spell(c) for c in letters], pa.string()),
             "occurrences": pa.array(counts, pa.int64()),
             "frequency": pa.array([count / total for count in counts], pa.float64()),
             "words_containing": pa.array(
@@ -76,7 +77,9 @@ def letter_table(lexicon: str, words: pd.Series, language: Language) -> pa.Table
                 [int(initial.get(c, 0)) if c in alphabet else 0 for c in letters], pa.int64()
             ),
             "in_alphabet": pa.array([c in alphabet for c in letters], pa.bool_()),
-            "scrabble_tiles": pa.array([language.tile_counts.get(c) for c in letters], pa.int32()),
+            "scrabble_tiles": pa.array(
+                [language.tile_counts.get(language.spell(c)) for c in letters], pa.int32()
+            ),
             "scrabble_value": pa.array([language.tile_values.get(c) for c in letters], pa.int32()),
             "ruzzle_value": pa.array([language.ruzzle_values.get(c) for c in letters], pa.int32()),
         }

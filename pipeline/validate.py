@@ -74,9 +74,10 @@ def solve_cases(lexicon: Lexicon, folder: Path) -> tuple[list[Case], list[str]]:
             cases.append(Case(_name(path, i), "ruzzle", found, oracle))
     racks = folder / "racks.txt"
     if racks.is_file():
+        spell = lexicon.language.spell  # multi-letter tiles as people write them (CH)
         for rack in _racks(racks):
-            found = {m.shown: m.score for m in anagram(lexicon, rack)}
-            oracle = {m.shown: m.score for m in reference.rack_brute_force(lexicon, rack)}
+            found = {spell(m.shown): m.score for m in anagram(lexicon, rack)}
+            oracle = {spell(m.shown): m.score for m in reference.rack_brute_force(lexicon, rack)}
             cases.append(Case(f"racks.txt:{rack}", "rack", found, oracle))
     if not cases:
         raise UserError(f"{folder}: no reference cases (*.grid, *.board, racks.txt)")

@@ -20,6 +20,9 @@ from lexforge.text import fold_word
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGUAGES = ("en", "fr", "de", "it", "es", "nl", "pt")
+#: The Scrabble lexicons whose language config/config.yaml overrides (es-scrabble: Ñ kept, no K
+#: or W, the CH, LL and RR tiles as one letter each): samples of them too.
+SCRABBLE_LANGUAGES = (*LANGUAGES, "de-scrabble", "es-scrabble")
 DICT_FILES = {
     "en": "american-english",
     "fr": "french",
@@ -36,14 +39,19 @@ DIGRAPHS = ("QU", "TH", "ER", "IN", "HE", "AN")
 
 @cache
 def language(code: str) -> Language:
-    return Language.load(code)
+    """A shipped language, or a configured lexicon's resolved one (``es-scrabble``)."""
+    if code in LANGUAGES:
+        return Language.load(code)
+    from pipeline.config import load_config
+
+    return load_config(ROOT / "config" / "config.yaml", check_files=False).lexicons[code].language
 
 
 def dict_words(code: str, *, sample: int | None = SAMPLE_SIZE) -> list[str]:
     """Normalized words of raw/<code>/dict: all of them, or every short word (≤ 4 letters,
     which random grids hit often) plus an evenly spaced sample of about ``sample`` lines."""
     lang = language(code)
-    path = ROOT / "raw" / code / "dict" / DICT_FILES[code]
+    path = ROOT / "raw" / lang.code / "dict" / DICT_FILES[lang.code]
     lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
     lines = [line for line in lines if line]
     step = max(1, len(lines) // sample) if sample else 1
@@ -55,7 +63,7 @@ def dict_words(code: str, *, sample: int | None = SAMPLE_SIZE) -> list[str]:
             continue  # a capitalised entry of a case-sensitive list is a proper noun
         word = fold_word(line, lang)
         if lang.min_length <= len(word) <= lang.max_length and set(word) <= set(lang.alphabet):
-            words.add(word)
+            words.add(lang.tokenize(word))  # as tiles: CH one letter where the lexicon says
     return sorted(words)
 
 

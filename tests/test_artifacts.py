@@ -15,6 +15,7 @@ from build_helpers import ROOT
 
 from lexforge.anagram import anagram
 from lexforge.graph import load_graph
+from lexforge.language import Language
 from lexforge.lexicon import Lexicon
 from lexforge.verify import verify
 from pipeline.config import load_config
@@ -53,12 +54,13 @@ def test_contract_files_exist(lexicon_dir):
 
 def test_words_sorted_unique_and_normalized(lexicon_dir):
     words = read_lines(lexicon_dir / "words.txt")
-    language = json.loads((lexicon_dir / "language.json").read_text())
-    letters = set(language["alphabet"])
+    language = Language.from_lexicon(lexicon_dir / "language.json")
+    letters = set(language.alphabet)  # with the multi-letter tiles' symbols (es-scrabble)
     assert len(words) > 10_000
     assert words == sorted(set(words))
-    bounds = range(language["length"]["min"], language["length"]["max"] + 1)
-    assert all(len(w) in bounds and set(w) <= letters for w in words)
+    bounds = range(language.min_length, language.max_length + 1)  # of the spelled words
+    assert all(len(language.spell(w)) in bounds and set(w) <= letters for w in words)
+    assert all(language.tokenize(language.spell(w)) == w for w in words)  # stored as tiles
 
 
 def test_anagram_index_keys_are_sorted_letters(lexicon_dir):
@@ -113,8 +115,9 @@ def test_tables_agree_with_the_words(lexicon_dir):
     name = lexicon_dir.name
     words = read_lines(lexicon_dir / "words.txt")
     letters = pd.read_parquet(lexicon_dir / "letters.parquet")
-    counts = Counter("".join(words))
-    initials = Counter(w[0] for w in words)
+    spell = Language.from_lexicon(lexicon_dir / "language.json").spell  # a tile's symbol: CH
+    counts = Counter(map(spell, "".join(words)))
+    initials = Counter(spell(w[0]) for w in words)
     assert set(letters["lexicon"]) == {name}
     assert dict(zip(letters["letter"], letters["occurrences"], strict=True)) == {
         letter: counts[letter] for letter in letters["letter"]

@@ -97,6 +97,27 @@ def test_random_racks_answer_what_the_brute_force_finds(english: Lexicon, rack: 
     assert found == oracle
 
 
+SPANISH_RACKS = st.tuples(
+    st.lists(st.sampled_from((*"AEOICHLRSNÑ", "[CH]", "[LL]", "[RR]", "[ch]")), max_size=5),
+    st.sampled_from(("A", "?", "*?")),
+).map(lambda parts: "".join(parts[0]) + parts[1])
+
+
+@settings(ORACLE, max_examples=10)
+@given(rack=SPANISH_RACKS)
+def test_random_spanish_racks_with_digraph_tiles_answer_what_the_brute_force_finds(
+    build_dir: Path, rack: str
+) -> None:
+    """es-scrabble: [CH], [LL] and [RR] are one tile each, C and H two; words come out spelled."""
+    spanish = Lexicon.open(build_dir / "es-scrabble")
+    outcome, answer = _json(["anagram", rack, "--lexicon", "es-scrabble", "--json"])
+    assert outcome.kind == "answer", outcome
+    found = sorted((r["word"], r["shown"], r["score"]) for r in answer["results"])
+    spell = spanish.language.spell
+    oracle = rack_brute_force(spanish, rack)
+    assert found == sorted((spell(m.word), spell(m.shown), m.score) for m in oracle)
+
+
 GRIDS = st.lists(st.text(alphabet="AEIOURSTLNCDP", min_size=4, max_size=4), min_size=4, max_size=4)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_fixtures import LANGUAGES, small_lexicon
+from solver_fixtures import SCRABBLE_LANGUAGES, small_lexicon
 from test_cli import fails_in_one_line, run
 
 from lexforge import gcg, reference, scrabble
@@ -71,7 +71,7 @@ def checked_game(lexicon: Lexicon, seed: int) -> Result:
     return play_game(lexicon, [Watched("one"), Watched("two")], seed, on_turn=check)
 
 
-@pytest.mark.parametrize("code", LANGUAGES)
+@pytest.mark.parametrize("code", SCRABBLE_LANGUAGES)
 def test_a_seeded_game_conserves_tiles_and_scores_as_the_python_generator(code):
     lexicon = small_lexicon(code)
     result = checked_game(lexicon, seed=7)
@@ -84,16 +84,21 @@ def assert_end_accounting(lexicon: Lexicon, result: Result) -> None:
     record = result.record
     turns = [e for e in record.events if e.kind in gcg.TURNS]
     ends = record.events[len(turns) :]
-    racks = {e.player: e.tiles for e in ends if e.kind == gcg.RACK_PENALTY}
+    language = lexicon.language
+
+    def tiles(text: str) -> str:  # as the record writes them: [CH] for a multi-letter tile
+        return parse_tiles(text, language, "rack")
+
+    racks = {e.player: tiles(e.tiles) for e in ends if e.kind == gcg.RACK_PENALTY}
     for e in ends:
         if e.kind == gcg.RACK_PENALTY:
-            assert e.score == -rack_value(e.tiles, lexicon)
+            assert e.score == -rack_value(tiles(e.tiles), lexicon)
     going_out = [e for e in ends if e.kind == gcg.END_RACK]
     if going_out:  # the last turn emptied a rack: it gains what the others keep
         (out,) = going_out
         assert out.player == turns[-1].player and turns[-1].kind == gcg.PLAY
         assert out.score == sum(rack_value(r, lexicon) for r in racks.values())
-        assert Counter(out.tiles) == Counter("".join(racks.values()))
+        assert Counter(tiles(out.tiles)) == Counter("".join(racks.values()))
     else:  # six scoreless turns
         assert [t.score for t in turns[-6:]] == [0] * 6
     for player in range(len(record.players)):
@@ -101,13 +106,23 @@ def assert_end_accounting(lexicon: Lexicon, result: Result) -> None:
         assert sum(e.score for e in events) == events[-1].cumulative == result.scores[player]
 
 
-def test_spanish_bag_leaves_out_the_digraph_tiles_and_folds_accented_tiles():
-    """Published sets (shared/game-data.md §4.1): es 100 tiles with 2 blanks, of which CH, LL
-    and RR cannot go on the board yet; Ñ folds to N in the default lexicon; de Ä/Ö/Ü to A/O/U."""
+def test_spanish_bag_holds_the_digraph_tiles_where_the_lexicon_does_and_folds_accents():
+    """Published sets (shared/game-data.md §4.1): es 100 tiles with 2 blanks; es-scrabble holds
+    all of them, CH, LL and RR as one tile each; the default es lexicon (Boggle, Ruzzle) leaves
+    the three out and folds Ñ to N; de Ä/Ö/Ü fold to A/O/U."""
     es = small_lexicon("es").language
     assert left_out(es) == {"CH": 1, "LL": 1, "RR": 1}
     assert sum(tile_counts(es).values()) + es.blanks == 100 - 3
     assert tile_counts(es)["N"] == 5 + 1  # N and Ñ
+    scrabble_es = small_lexicon("es-scrabble").language
+    counts = tile_counts(scrabble_es)
+    assert not left_out(scrabble_es) and sum(counts.values()) + scrabble_es.blanks == 100
+    assert {scrabble_es.spell(t): counts[t] for t in scrabble_es.symbols} == {
+        "CH": 1,
+        "LL": 1,
+        "RR": 1,
+    }
+    assert counts["N"] == 5 and counts["Ñ"] == 1 and counts["C"] == 4 and counts["L"] == 4
     de = small_lexicon("de").language
     assert tile_counts(de)["A"] == 5 + 1 and sum(tile_counts(de).values()) + de.blanks == 102
     en = small_lexicon("en").language
@@ -115,7 +130,7 @@ def test_spanish_bag_leaves_out_the_digraph_tiles_and_folds_accented_tiles():
 
 
 @settings(max_examples=6, deadline=None)
-@given(st.sampled_from(LANGUAGES), st.integers(0, 10**6))
+@given(st.sampled_from(SCRABBLE_LANGUAGES), st.integers(0, 10**6))
 def test_same_seed_same_record_bytes_and_the_record_replays(code, seed):
     lexicon = small_lexicon(code)
     first = gcg.format_record(play_game(lexicon, greedy_pair(), seed).record)

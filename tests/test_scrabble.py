@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_fixtures import LANGUAGES, language, small_lexicon
+from solver_fixtures import SCRABBLE_LANGUAGES, language, small_lexicon
 from test_cli import fails_in_one_line, run
 
 from lexforge import plays, reference, scrabble, tiles
@@ -108,7 +108,7 @@ def test_board_text_round_trips_with_blanks():
     text = EMPTY_15.replace("." * 15, ".......ChAt....", 1)
     board = scrabble.parse_board(text, FR, layout)
     assert board.tiles[7:11] == ("C", "H", "A", "T") and board.blanks == {8, 10}
-    assert scrabble.parse_board(scrabble.format_board(board), FR, layout) == board
+    assert scrabble.parse_board(scrabble.format_board(board, FR), FR, layout) == board
 
 
 RANDOM_LAYOUT = scrabble.parse_layout(
@@ -119,7 +119,7 @@ RANDOM_LAYOUT = scrabble.parse_layout(
 
 @settings(max_examples=12, deadline=None)
 @given(
-    st.sampled_from(LANGUAGES),
+    st.sampled_from(SCRABBLE_LANGUAGES),
     st.lists(st.integers(0, 10**6), min_size=1, max_size=4),
     st.integers(0, 2),
     st.randoms(use_true_random=False),
@@ -129,12 +129,11 @@ def test_generator_matches_the_brute_force_on_random_games(code, picks, blanks, 
     generator, the Python one and the brute force on a random rack: the same moves, words,
     positions and scores; the best N are the first N of them."""
     lex = small_lexicon(code)
-    alphabet = lex.language.alphabet
-    tiles = {t: n for t, n in lex.language.tile_counts.items() if len(t) == 1 and t in alphabet}
+    counts = tiles.tile_counts(lex.language)  # CH one tile where the lexicon has it
     blanks = min(blanks, lex.language.blanks)
     board = scrabble.parse_board("\n".join(["." * 7] * 7), lex.language, RANDOM_LAYOUT)
     for pick in picks:
-        letters = rng.choices(list(tiles), weights=list(tiles.values()), k=7 - blanks)
+        letters = rng.choices(list(counts), weights=list(counts.values()), k=7 - blanks)
         rack = "".join(letters) + "?" * blanks
         moves = scrabble.find_moves(lex, board, rack)
         assert moves == reference.scrabble_brute_force(lex, board, rack)
@@ -242,7 +241,7 @@ def test_one_board_prepared_for_two_lexicons_keeps_their_moves_apart():
 
 @settings(max_examples=25, deadline=None)
 @given(
-    st.sampled_from(LANGUAGES),
+    st.sampled_from(SCRABBLE_LANGUAGES),
     st.lists(st.integers(0, 10**6), min_size=1, max_size=12),
     st.integers(0, 2),
     st.randoms(use_true_random=False),
@@ -252,12 +251,11 @@ def test_generator_matches_the_python_generator_on_long_random_games(code, picks
     the compiled generator against the plain-Python one (the brute force is too slow here),
     all moves and the best N."""
     lex = small_lexicon(code)
-    alphabet = lex.language.alphabet
-    tiles = {t: n for t, n in lex.language.tile_counts.items() if len(t) == 1 and t in alphabet}
+    counts = tiles.tile_counts(lex.language)  # CH one tile where the lexicon has it
     blanks = min(blanks, lex.language.blanks)
     board = scrabble.parse_board(EMPTY_15, lex.language, STANDARD)
     for pick in picks:
-        rack = "".join(rng.choices(list(tiles), weights=list(tiles.values()), k=7 - blanks))
+        rack = "".join(rng.choices(list(counts), weights=list(counts.values()), k=7 - blanks))
         rack += "?" * blanks
         moves = scrabble.find_moves(lex, board, rack)
         assert moves == reference.scrabble_moves_python(lex, board, rack)
@@ -281,7 +279,7 @@ def test_moves_print_in_standard_notation():
 
 @settings(max_examples=15, deadline=None)
 @given(
-    st.sampled_from(LANGUAGES),
+    st.sampled_from(SCRABBLE_LANGUAGES),
     st.lists(st.integers(0, 10**6), min_size=1, max_size=8),
     st.integers(0, 1),
     st.randoms(use_true_random=False),
@@ -293,14 +291,13 @@ def test_every_generated_move_reads_back_from_its_notation_with_the_same_score(
     generator: each move's notation reads back to the same tiles, passes the placement rules
     and scores the same."""
     lex = small_lexicon(code)
-    alphabet = lex.language.alphabet
-    tiles = {t: n for t, n in lex.language.tile_counts.items() if len(t) == 1 and t in alphabet}
+    counts = tiles.tile_counts(lex.language)  # CH one tile where the lexicon has it
     board = scrabble.parse_board(EMPTY_15, lex.language, STANDARD)
     for pick in picks:
-        rack = "".join(rng.choices(list(tiles), weights=list(tiles.values()), k=7 - blanks))
+        rack = "".join(rng.choices(list(counts), weights=list(counts.values()), k=7 - blanks))
         moves = scrabble.find_moves(lex, board, rack + "?" * blanks)
         for move in moves[:40]:
-            position, word = move.notation.split()
+            position, word = lex.language.spell(move.notation).split()  # CH spelled
             placed, across = plays.read_play(board, position, word, lex.language)
             assert sorted(placed) == sorted(move.placed)
             plays.check_play(board, placed, across)
