@@ -174,7 +174,7 @@ STANDARD = scrabble.load_layout(None)
 
 @settings(max_examples=15, deadline=None)
 @given(
-    st.sampled_from(LANGUAGES),
+    st.sampled_from(SCRABBLE_LANGUAGES),
     st.lists(st.integers(0, 10**6), min_size=1, max_size=8),
     st.integers(0, 2),
     st.randoms(use_true_random=False),
