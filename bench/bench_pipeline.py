@@ -35,9 +35,11 @@ from pathlib import Path
 import marisa_trie
 import psutil
 
-from pipeline.anagrams import anagram_lines
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pipeline.anagrams import anagram_lines  # noqa: E402
+
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 SEED_LOOP = r"""
 cat "$1" | while read ligne
