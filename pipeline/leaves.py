@@ -28,10 +28,11 @@ from lexforge import gcg
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.game import Game, play_game
+from lexforge.language import Language
 from lexforge.leaves import Features, Sums, fit
 from lexforge.lexicon import Lexicon
 from lexforge.players import Greedy
-from lexforge.plays import PLAYED_THROUGH, rack_after
+from lexforge.plays import PLAYED_THROUGH, parse_tiles, rack_after
 from pipeline.leavesconfig import LeavesConfig, load_leaves_config
 
 SHARD_FORMAT = "lexforge-leave-sums/1"
@@ -45,10 +46,16 @@ def game_seed(seed: int, lexicon: str, index: int) -> int:
     return int.from_bytes(digest[:8], "big") % SEED_BOUND
 
 
-def kept_tiles(event: gcg.Event) -> str:
-    """The tiles a play or exchange left on the rack."""
-    used = event.tiles if event.kind == gcg.EXCHANGE else event.word.replace(PLAYED_THROUGH, "")
-    return rack_after(event.rack, used)
+def kept_tiles(event: gcg.Event, language: Language) -> str:
+    """The tiles a play or exchange left on the rack, as the lexicon's letters. The record
+    spells multi-letter tiles (rack and exchange ``[CH]``, word ``CH``, a blank ``ch``): they
+    are read back into the lexicon's tile symbols first."""
+    rack = parse_tiles(event.rack, language, "rack")
+    if event.kind == gcg.EXCHANGE:
+        return rack_after(rack, parse_tiles(event.tiles, language, "tiles"))
+    # Read the word as tiles before dropping the tiles it plays through: in R.RO the two Rs
+    # are R tiles, never the RR tile their concatenation would spell.
+    return rack_after(rack, language.tokenize(event.word).replace(PLAYED_THROUGH, ""))
 
 
 def game_rows(lexicon: Lexicon, seed: int) -> list[tuple[str, int]]:
@@ -67,7 +74,7 @@ def game_rows(lexicon: Lexicon, seed: int) -> list[tuple[str, int]]:
         following = (later for later, _ in turns[t + 1 :] if later.player == event.player)
         after = next(following, None)
         if after is not None:
-            rows.append((kept_tiles(event), after.score))
+            rows.append((kept_tiles(event, lexicon.language), after.score))
     return rows
 
 

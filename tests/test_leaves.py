@@ -249,3 +249,20 @@ def test_snakemake_leaves_on_the_fixture_language(tmp_path):
     assert model.read_bytes() == first
     assert json.loads((tree / "build/leaves/sv/manifest.json").read_text())["shards"] == 3
     assert Path(tree / "build/work/sv/leaves/2.json").is_file()
+
+
+def test_kept_tiles_read_a_records_spelled_tiles_back_into_the_lexicons_letters():
+    """A game record spells multi-letter tiles (rack [CH], a blank CH in a word as ch); the
+    training rows count tiles as the lexicon's letters, so a blank CH is one blank, not two."""
+    from lexforge import gcg
+    from pipeline.leaves import kept_tiles
+    from solver_fixtures import language
+
+    spanish = language("es-scrabble")
+    ch = spanish.tokenize("CH")
+    play = gcg.Event(0, gcg.PLAY, "[CH]ADEOS?", 20, 20, "8H", "chADO")  # the blank stands for CH
+    assert kept_tiles(play, spanish) == "".join(sorted(ch + "ES"))
+    through = gcg.Event(0, gcg.PLAY, "ADORRS?", 8, 28, "H8", "R.RO")  # two R tiles, not RR
+    assert kept_tiles(through, spanish) == "ADS?"
+    exchange = gcg.Event(1, gcg.EXCHANGE, "[CH][LL]AEIO?", 0, 0, tiles="[LL]A")
+    assert kept_tiles(exchange, spanish) == "".join(sorted(ch + "EIO")) + "?"
