@@ -26,7 +26,7 @@ give a byte-identical file.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import marisa_trie
@@ -108,8 +108,7 @@ def build_sorted_graph(keys: list[str], ids: np.ndarray, alphabet: str) -> np.nd
 
 
 def _letter_matrix(keys: list[str], letters: str, width: int) -> np.ndarray:
-    """A ``len(keys)`` × ``width`` uint8 matrix: row i holds the letter index + 1 of each
-    character of ``keys[i]``, then zeros; ValueError on a character not in ``letters``."""
+    """``letter_matrix`` of ``keys``; ValueError on a character not in ``letters``."""
     text = "".join(keys)
     foreign = text.translate({ord(letter): None for letter in letters})
     if foreign:
@@ -118,9 +117,20 @@ def _letter_matrix(keys: list[str], letters: str, width: int) -> np.ndarray:
             f"word {word!r} has letter {foreign[0]!r}, not in the alphabet {letters!r}"
         )
     del text
+    return letter_matrix(keys, letters, width)
+
+
+def letter_matrix(keys: list[str], letters: Sequence[str], width: int) -> np.ndarray:
+    """A read-only ``len(keys)`` × ``width`` matrix: row i holds the code (index in ``letters``
+    + 1) of each character of ``keys[i]``, then zeros; one byte a code for up to 254 letters,
+    else four. Every character of ``keys`` must be one of ``letters``."""
     table = {ord(letter): code for code, letter in enumerate(letters, start=1)}
     padded = "".join(key.ljust(width, "\0") for key in keys).translate(table)
-    return np.frombuffer(padded.encode("latin-1"), dtype=np.uint8).reshape(len(keys), width)
+    if len(letters) < 255:
+        flat = np.frombuffer(padded.encode("latin-1"), dtype=np.uint8)
+    else:
+        flat = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32)
+    return flat.reshape(len(keys), width)
 
 
 def load_graph(path: str | Path) -> np.ndarray:

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from lexforge.errors import report_user_errors
-from lexforge.graph import build_sorted_graph
+from lexforge.graph import build_sorted_graph, letter_matrix
 from lexforge.lexicon import ANAGRAM_CLASSES_FILE, ANAGRAM_GRAPH_FILE, anagram_class_offsets
 from pipeline.compile import read_words_tsv, save_array, save_trie, write_lines
 from pipeline.step import lexicon_spec, step_parser
@@ -38,16 +38,15 @@ def anagram_index(words: list[str]) -> tuple[list[str], list[str]]:
     ``=`` sorts before every letter, so bytewise line order is (key, word) order: a stable sort
     of the already sorted words by key. The lines equal
     ``sorted("".join(sorted(w)) + "=" + w for w in words)`` (code point order is UTF-8 byte order).
-    Vectorized over a matrix of one-byte letter codes (a few bytes per letter; a list of
-    up to 254 distinct letters, each below U+0100, as every shipped language's) or, otherwise,
-    four-byte code points.
+    Vectorized over the words' letter codes (``lexforge.graph.letter_matrix``: a byte a letter
+    for up to 254 distinct letters, as every shipped language has).
     """
     if not words:
         return [], []
     letters = sorted(set("".join(words)))  # code-point order, so code order is key order
-    compact = len(letters) < 255 and letters[-1] < "\u0100"
     width = max(map(len, words))
-    codes = _code_matrix(words, letters, width, compact)
+    codes = letter_matrix(words, letters, width).copy()
+    compact = codes.dtype == np.uint8
     pad = np.iinfo(codes.dtype).max  # padding (0) moved after every real letter, then back
     codes[codes == 0] = pad
     codes.sort(axis=1)
@@ -60,18 +59,6 @@ def anagram_index(words: list[str]) -> tuple[list[str], list[str]]:
     spelled = _spell(keys, letters, compact)
     lines = [key + "=" + words[i] for key, i in zip(spelled, order.tolist(), strict=True)]
     return lines, [spelled[i] for i in first.tolist()]
-
-
-def _code_matrix(words: list[str], letters: list[str], width: int, compact: bool) -> np.ndarray:
-    """One row per word: the code (rank in ``letters`` + 1) of each letter, then 0s; uint8 when
-    ``compact``, else uint32; writable."""
-    table = {ord(letter): code for code, letter in enumerate(letters, start=1)}
-    padded = "".join(word.ljust(width, "\0") for word in words).translate(table)
-    if compact:
-        flat = np.frombuffer(padded.encode("latin-1"), dtype=np.uint8)
-    else:
-        flat = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32)
-    return flat.reshape(len(words), width).copy()
 
 
 def _spell(keys: np.ndarray, letters: list[str], compact: bool) -> list[str]:
