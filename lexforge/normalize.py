@@ -67,7 +67,7 @@ class Normalizer:
         the same result as ``__call__``.
         """
         case_sensitive = self.case_sensitive
-        tokenize = self.language.tokenize
+        tokenize = self.language.tokenize if self.language.tile_symbols else None
         shortest, longest = self.language.min_length, self.language.max_length
         ascii_ok = self._letters.issuperset(string.ascii_uppercase)
         classifier = self._classifier
@@ -84,7 +84,7 @@ class Normalizer:
             ):
                 word = entry.upper()
                 reason = classifier.reason(word) if classifier else None
-                if reason is None and len(word := tokenize(word)) < shortest:
+                if reason is None and tokenize and len(word := tokenize(word)) < shortest:
                     reason = "too-short"  # fewer tiles than letters: LL is one tile
                 if reason is None:
                     if lowercase is not None and entry[0].islower():

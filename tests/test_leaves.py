@@ -254,9 +254,10 @@ def test_snakemake_leaves_on_the_fixture_language(tmp_path):
 def test_kept_tiles_read_a_records_spelled_tiles_back_into_the_lexicons_letters():
     """A game record spells multi-letter tiles (rack [CH], a blank CH in a word as ch); the
     training rows count tiles as the lexicon's letters, so a blank CH is one blank, not two."""
+    from solver_fixtures import language
+
     from lexforge import gcg
     from pipeline.leaves import kept_tiles
-    from solver_fixtures import language
 
     spanish = language("es-scrabble")
     ch = spanish.tokenize("CH")
