@@ -196,6 +196,11 @@ class Language:
         return upper | {symbol.lower(): tile.lower() for symbol, tile in upper.items()}
 
     @cached_property
+    def _symbols(self) -> dict[str, str]:
+        """Spelling → symbol, both cases (``ch`` → ``ç``)."""
+        return {tile: symbol for symbol, tile in self._spellings.items()}
+
+    @cached_property
     def _tile_pattern(self) -> re.Pattern[str]:
         """``[CH]``-style tiles, then the spellings longest first (so matching is greedy)."""
         spellings = sorted(self._spellings.values(), key=lambda t: (-len(t), t))
@@ -209,7 +214,7 @@ class Language:
         bracketed tile."""
         if "[" not in text and not (spelled and self.tile_symbols):
             return text
-        symbols = {tile: symbol for symbol, tile in self._spellings.items()}
+        symbols = self._symbols
 
         def symbol(found: re.Match[str]) -> str:
             token = found[0]
