@@ -37,6 +37,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from hybrid_boggle import HybridBoggle  # noqa: E402
+
 from lexforge import boggle, ruzzle  # noqa: E402
 from lexforge.graph import GRAPH_FILE, build_graph  # noqa: E402
 from lexforge.grid import Grid, format_grid  # noqa: E402
@@ -93,9 +95,12 @@ class BoardMaker:
 
     def __init__(self, lexicon: Lexicon, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
-        dice = next(iter(lexicon.language.dice.values()), None)
-        self.dice = [[fold_word(face, lexicon.language) for face in die] for die in dice or []]
-        self.dice_name = next(iter(lexicon.language.dice), None)
+        self.dice_sets = {
+            name: [[fold_word(face, lexicon.language) for face in die] for die in dice]
+            for name, dice in lexicon.language.dice.items()
+        }
+        self.dice = next(iter(self.dice_sets.values()), [])
+        self.dice_name = next(iter(self.dice_sets), None)
         if not self.dice:  # letter frequencies of (the start of) the lexicon instead
             counts = Counter()
             for word in lexicon.words.iterkeys():
@@ -106,14 +111,28 @@ class BoardMaker:
             weights = np.array([counts[letter] for letter in self.letters], dtype=float)
             self.weights = weights / weights.sum()
 
+    def source(self, side: int) -> str:
+        """Where ``boggle(side)`` takes its letters from."""
+        name = self.dice_set(side * side)
+        if name:
+            return f"dice set '{name}'"
+        return f"faces of dice set '{self.dice_name}'" if self.dice else "letter frequencies"
+
+    def dice_set(self, cells: int) -> str | None:
+        """The language's dice set of exactly ``cells`` dice, if it has one."""
+        return next((name for name, dice in self.dice_sets.items() if len(dice) == cells), None)
+
     def boggle(self, side: int = 4) -> Grid:
+        """A ``side``×``side`` board: the language's dice set of that size shaken, or else
+        faces drawn from its first set (or letters by frequency)."""
         n = side * side
-        if len(self.dice) >= n:
-            order = self.rng.permutation(len(self.dice))[:n]
-            cells = [self.dice[d][self.rng.integers(len(self.dice[d]))] for d in order]
-        else:
-            cells = [str(c) for c in self.rng.choice(self.letters, size=n, p=self.weights)]
-        return Grid.from_rows([cells[row * side : (row + 1) * side] for row in range(side)])
+        name = self.dice_set(n)
+        if name:
+            dice = self.dice_sets[name]
+            order = self.rng.permutation(n)
+            cells = [dice[d][self.rng.integers(len(dice[d]))] for d in order]
+            return Grid.from_rows([cells[row * side : (row + 1) * side] for row in range(side)])
+        return self.nd((side, side))
 
     def nd(self, shape: tuple[int, ...]) -> Grid:
         """A Boggle board of ``shape`` (any dimensions), letters drawn like ``ruzzle``'s."""
@@ -168,6 +187,13 @@ def main() -> None:
     parser.add_argument("--threads", type=int, help="threads of the parallel batch (default: all)")
     parser.add_argument("--runs-cli", type=int, default=10, help="one-shot lexforge runs timed")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument(
+        "--hybrid-boggle",
+        type=Path,
+        metavar="DIR",
+        help="a checkout of danvk/hybrid-boggle: time it on the same boards, side by side",
+    )
+    parser.add_argument("--batch-only", action="store_true", help="only the Boggle batch figures")
     args = parser.parse_args()
 
     print(f"machine            {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
@@ -183,13 +209,15 @@ def main() -> None:
             f"letter graph       {len(graph):,} nodes, {graph.nbytes / 2**20:.1f} MB, "
             f"{'mapped' if isinstance(graph, np.memmap) else 'built'} in {graph_seconds:.3f} s"
         )
-        run(lexicon, args, rss_start)
+        if args.batch_only:
+            batch_figures(lexicon, BoardMaker(lexicon, args.seed), args, Path(scratch))
+        else:
+            run(lexicon, args, rss_start, Path(scratch))
 
 
-def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
+def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float, scratch: Path) -> None:
 
     maker = BoardMaker(lexicon, args.seed)
-    source = f"dice set '{maker.dice_name}'" if maker.dice_name else "letter frequencies"
     first = maker.boggle()
     warm_single, _ = timed(boggle.solve, lexicon, first)
     warm_batch, _ = timed(boggle.solve_batch, lexicon, [first])
@@ -205,21 +233,7 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
         f"{rss_mb('RssFile'):.0f} MB file-backed: libraries and the mapped lexicon)"
     )
 
-    boards = [maker.boggle() for _ in range(args.boards)]
-    threads = args.threads or len(os.sched_getaffinity(0))
-    for label, count in (("1 thread", 1), (f"{threads} threads", threads)):
-        runs = []
-        for _ in range(args.repeat):
-            seconds, words = timed(boggle.solve_batch, lexicon, boards, threads=count)
-            runs.append(len(boards) / seconds)
-        per_board = sum(map(len, words)) / len(words)
-        del words
-        gc.collect()
-        print(
-            f"Boggle batch       {statistics.median(runs):,.0f} boards/s on {label}, median of "
-            f"{args.repeat} (min {min(runs):,.0f}, max {max(runs):,.0f}); "
-            f"{len(boards):,} 4×4 boards from {source}, {per_board:.1f} words/board (min length 3)"
-        )
+    boards = batch_figures(lexicon, maker, args, scratch)
 
     latencies = [timed(boggle.solve, lexicon, board)[0] for board in boards[: args.single]]
     print(
@@ -250,6 +264,71 @@ def run(lexicon: Lexicon, args: argparse.Namespace, rss_start: float) -> None:
                 f"lexforge boggle    {label}: wall median {seconds * 1e3:.0f} ms, peak RSS "
                 f"{peak:.0f} MB (separate processes, {args.runs_cli} runs, process start included)"
             )
+
+
+def batch_figures(
+    lexicon: Lexicon, maker: BoardMaker, args: argparse.Namespace, scratch: Path
+) -> list[Grid]:
+    """Boards per second of ``solve_batch`` (words) and ``score_batch`` (scores only) on 4×4
+    and 5×5 boards, on one thread and on all, with hybrid-boggle's one-thread figures beside
+    them if ``--hybrid-boggle`` is given (runs alternate, so both see the same machine); then
+    the fixed cost of a board. Returns the 4×4 boards."""
+    threads = args.threads or len(os.sched_getaffinity(0))
+    boards = {4: [maker.boggle(4) for _ in range(args.boards)]}
+    boards[5] = [maker.boggle(5) for _ in range(args.boards // 2)]
+    peer = None
+    if args.hybrid_boggle:
+        qu_cells = any("QU" in grid.cells for grids in boards.values() for grid in grids)
+        peer = HybridBoggle(args.hybrid_boggle, lexicon, scratch, qu_cells)
+    for side, grids in boards.items():
+        peer_boards = peer.board_file(grids, f"boards-{side}.txt") if peer else None
+        for kind, solver, mode in (
+            ("words", boggle.solve_batch, "words"),
+            ("scores", boggle.score_batch, "score"),
+        ):
+            rates: dict[str, list[float]] = {}
+            for _ in range(args.repeat):
+                for n in sorted({1, threads}):
+                    seconds, result = timed(solver, lexicon, grids, threads=n)
+                    rates.setdefault(f"{n}", []).append(len(grids) / seconds)
+                if peer_boards and (side == 4 or mode == "score"):
+                    rate, peer_found = peer.rate(peer_boards, mode)
+                    rates.setdefault("peer", []).append(rate)
+            found = sum(map(len, result)) if kind == "words" else sum(s for s, _ in result)
+            one = statistics.median(rates["1"])
+            line = f"Boggle {side}×{side} {kind:6s} {one:8,.0f} boards/s on 1 thread"
+            if threads > 1:
+                many = statistics.median(rates[f"{threads}"])
+                line += f", {many:,.0f} on {threads} ({many / one:.2f}×)"
+            per_board = found / len(grids)
+            line += (
+                f"; median of {args.repeat}, {len(grids):,} boards from {maker.source(side)}, "
+                f"{per_board:,.1f} {'words' if kind == 'words' else 'points'}/board"
+            )
+            print(line)
+            if "peer" in rates:
+                other = statistics.median(rates["peer"])
+                pairs = zip(rates["1"], rates["peer"], strict=True)
+                ratios = [ours / theirs for ours, theirs in pairs]
+                same = "the same" if peer_found == found else f"{peer_found / len(grids):,.1f}"
+                print(
+                    f"  hybrid-boggle   {other:8,.0f} boards/s on 1 thread (Boggler::"
+                    f"{'FindWords' if mode == 'words' else 'Score'}): lexforge is "
+                    f"{statistics.median(ratios):.2f}× its speed (median of the runs' ratios, "
+                    f"{min(ratios):.2f}–{max(ratios):.2f}); it finds {same} "
+                    f"{'words' if kind == 'words' else 'points'}/board"
+                )
+            del result
+            gc.collect()
+    cells = [Grid.from_rows([[grid.cells[0]]]) for grid in boards[4]]
+    seconds = statistics.median(
+        timed(boggle.solve_batch, lexicon, cells, threads=1)[0] for _ in range(args.repeat)
+    )
+    print(
+        f"fixed cost         {seconds / len(cells) * 1e6:.2f} µs a board (solve_batch of "
+        f"{len(cells):,} one-cell boards, 1 thread: encoding, search set-up, result lists)"
+    )
+    return boards[4]
 
 
 def nd_figures(lexicon: Lexicon, maker: BoardMaker, squares: list[Grid], args) -> None:

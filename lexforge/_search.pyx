@@ -11,8 +11,10 @@ order from ``first``, so the child for a letter is ``first + popcount(mask & (bi
   Ruzzle passes letter values and multipliers).
 * ``listed_words`` turns ``search_board``'s words into the result objects (spelled, sorted and
   made in C: building them in Python took most of a 10×10 Ruzzle board's time).
-* ``boggle_chunk`` finds only the words of many boards, breadth-first (see ``board_words``);
-  ``boggle_scores`` only their total scores and word counts (nothing sorted or spelled).
+* ``boggle_chunk`` finds only the words of many boards (see ``board_words``: their partial
+  paths extended in any order, their graph nodes prefetched), each board's as a list of
+  ``str``; ``boggle_scores`` only their total scores and word counts (nothing sorted or
+  spelled).
 
 They release the GIL while they search, so ``lexforge.boggle.solve_batch`` runs them on all cores
 in threads. The plain-Python searches of lexforge.reference are the oracle they are tested against.
@@ -20,10 +22,11 @@ in threads. The plain-Python searches of lexforge.reference are the oracle they 
 
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
@@ -45,6 +48,7 @@ cdef struct Board:  # one board's cells, as lexforge.boggle.encode_boards lays t
     const int64_t* nbr  # cells × nbr_width neighbour cells, ascending
     Py_ssize_t nbr_width  # 8 for a 2-D grid, up to 3ⁿ − 1 for an n-D one
     const int64_t* nbr_count
+    Py_ssize_t nbr_rows  # rows of nbr: the cells of all boards, or of one shared by all
     Py_ssize_t cells
     uint64_t nodes  # of the graph searched: ``walk`` never follows an index beyond it
 
@@ -107,7 +111,7 @@ cdef Board as_board(
     const int64_t[::1] nbr_count,
     Py_ssize_t nodes,
 ):
-    if not (cell_letters.shape[0] == cell_len.shape[0] == nbr.shape[0] == nbr_count.shape[0]):
+    if cell_letters.shape[0] != cell_len.shape[0] or nbr.shape[0] != nbr_count.shape[0]:
         raise ValueError("board arrays of different lengths")
     if nodes < 1:
         raise ValueError("the graph has no root node")
@@ -118,19 +122,24 @@ cdef Board as_board(
     board.nbr = &nbr[0, 0] if nbr.shape[0] and nbr.shape[1] else NULL
     board.nbr_width = nbr.shape[1]
     board.nbr_count = &nbr_count[0] if nbr_count.shape[0] else NULL
+    board.nbr_rows = nbr.shape[0]
     board.cells = cell_len.shape[0]
     board.nodes = nodes
     return board
 
 
 cdef Board board_of_chunk(const Board* all_cells, const int64_t* board_start, Py_ssize_t board) noexcept nogil:
-    """The cells of the ``board``-th board of a chunk (its neighbours are numbered within it)."""
+    """The cells of the ``board``-th board of a chunk (its neighbours are numbered within it).
+    The chunk's neighbour table has a row for every cell of every board, or when all boards
+    have one shape, a row for each cell of one board, shared."""
     cdef Board cells = all_cells[0]
     cells.letters += board_start[board] * cells.width
     cells.length += board_start[board]
-    cells.nbr += board_start[board] * cells.nbr_width
-    cells.nbr_count += board_start[board]
+    if cells.nbr_rows == cells.cells:  # a neighbour table for each board (else one for all)
+        cells.nbr += board_start[board] * cells.nbr_width
+        cells.nbr_count += board_start[board]
     cells.cells = board_start[board + 1] - board_start[board]
+    cells.nbr_rows = cells.cells
     return cells
 
 
@@ -144,6 +153,10 @@ cdef Py_ssize_t check_chunk(const Board* all_cells, const int64_t[::1] board_sta
     for board in range(n_boards):
         if board_start[board + 1] < board_start[board]:
             raise ValueError("board_start must not decrease")
+        if all_cells.nbr_rows != all_cells.cells and (
+            board_start[board + 1] - board_start[board] != all_cells.nbr_rows
+        ):
+            raise ValueError("a shared neighbour table needs boards of as many cells")
         most_cells = max(most_cells, board_start[board + 1] - board_start[board])
         cells = board_of_chunk(all_cells, &board_start[0], board)
         check_board(&cells)
@@ -154,6 +167,8 @@ cdef check_board(const Board* board):
     """ValueError unless every cell has 1..width letters of 0–63 and neighbours on the board:
     the searches trust these indices."""
     cdef Py_ssize_t cell, i
+    if board.nbr_rows != board.cells:
+        raise ValueError("board arrays of different lengths")
     for cell in range(board.cells):
         if not 1 <= board.length[cell] <= board.width:
             raise ValueError(f"cell {cell}: {board.length[cell]} letters")
@@ -492,34 +507,56 @@ def listed_words(
 # --- many boards, words only: boggle_chunk ----------------------------------------------------
 
 
-cdef struct Path:  # a partial path of board_words
-    int64_t node
-    int64_t cell
-    int64_t letters
-    int64_t parent  # index of the path it extends, -1 for a start cell
-    uint64_t mask  # its node's child letters
+cdef struct Item:  # a partial path waiting to be extended by board_words
+    uint64_t used  # its cells, as bits (a batch board has at most 64)
+    int32_t node
+    int32_t step  # its last step in Buffers.steps (the steps of its cells, last first)
+    int32_t cell
+    int32_t letters
 
 
-cdef struct Key:  # a word of a board: its Worddle sort key and the path that spelled it
+cdef struct Step:  # one cell of a path board_words took, linked to the step before it
+    int32_t cell
+    int32_t parent  # -1 for a start cell
+
+
+cdef struct Key:  # a word of a board: its Worddle sort key and the last step of its path
     int64_t key
     int64_t path
 
 
 cdef struct Buffers:  # board_words' working memory, reused from board to board
     Key* keys
+    Key* spare  # room to sort keys
     int64_t* slots  # hash set of the nodes found on the board
-    Path* paths
-    uint64_t* used  # the cells of each path, as bits: used_words 64-bit words a path
-    Py_ssize_t used_words
-    Py_ssize_t capacity  # words; room for 8 times as many paths
-    uint64_t* reach  # one entry per cell of the largest board
+    Py_ssize_t capacity  # words
+    Py_ssize_t* place  # most_letters + 1 counters, to sort keys by length
+    Py_ssize_t most_letters  # of a word: the letters of the largest board
+    Step* steps
+    Py_ssize_t step_capacity
+    Item* stack
+    Py_ssize_t stack_capacity
+    uint64_t* by_letter  # cells × 64: the neighbours of a cell whose first letter is the index
+    uint64_t* reach  # one entry per cell: the first letters of its neighbours, as bits
+
+
+cdef enum:
+    STRETCH = 256  # boards boggle_chunk searches between two turns with the GIL
+    IN_FLIGHT = 16  # paths whose graph node is being fetched while others are extended
+    BUFFERS_FULL = -1
+    OUT_OF_MEMORY = -2
+
+
+cdef extern from *:
+    int count_trailing_zeros "__builtin_ctzll"(unsigned long long value) nogil
+    void prefetch "__builtin_prefetch"(const void* address) nogil
 
 
 cdef int grow(void** array, Py_ssize_t* capacity, Py_ssize_t needed, size_t item) noexcept nogil:
     """Make ``array`` hold at least ``needed`` items (doubling); 0 on success, -1 out of memory."""
-    cdef Py_ssize_t size = capacity[0]
+    cdef Py_ssize_t size = max(capacity[0], 16)
     cdef void* bigger
-    if needed <= size:
+    if needed <= capacity[0]:
         return 0
     while size < needed:
         size *= 2
@@ -531,18 +568,100 @@ cdef int grow(void** array, Py_ssize_t* capacity, Py_ssize_t needed, size_t item
     return 0
 
 
-cdef int compare_keys(const void* a, const void* b) noexcept nogil:
-    cdef int64_t x = (<const Key*>a).key, y = (<const Key*>b).key
-    return (x > y) - (x < y)
+cdef void sort_keys(Buffers* buffers, Py_ssize_t n) noexcept nogil:
+    """Sort the first ``n`` of ``buffers.keys`` by ascending key (longest word first, then by
+    node): counted into their length's place, then an insertion sort, which only moves keys
+    among those of one length. (qsort, and then a quicksort, took a sixth of a board's time,
+    mostly in mispredicted comparisons.)"""
+    cdef Key* keys = buffers.keys
+    cdef Key* spare = buffers.spare
+    cdef Py_ssize_t* place = buffers.place
+    cdef Py_ssize_t i, j, rank, total = 0, count
+    cdef int64_t top = MAX_SORT_LENGTH - buffers.most_letters  # the key's high part, longest
+    cdef Key key
+    # rank of a key: its letters counted down from the most a board can have
+    for i in range(buffers.most_letters + 1):
+        place[i] = 0
+    for i in range(n):
+        place[(keys[i].key >> LENGTH_SHIFT) - top] += 1
+    for rank in range(buffers.most_letters + 1):
+        count = place[rank]
+        place[rank] = total
+        total += count
+    for i in range(n):
+        rank = (keys[i].key >> LENGTH_SHIFT) - top
+        spare[place[rank]] = keys[i]
+        place[rank] += 1
+    for i in range(n):
+        key = spare[i]
+        j = i - 1
+        while j >= 0 and keys[j].key > key.key:
+            keys[j + 1] = keys[j]
+            j -= 1
+        keys[j + 1] = key
+
+
+cdef int init_buffers(Buffers* buffers, Py_ssize_t most_cells, Py_ssize_t width) noexcept nogil:
+    """Allocate ``buffers`` for boards of up to ``most_cells`` cells of up to ``width`` letters;
+    0, or -1 out of memory."""
+    memset(buffers, 0, sizeof(Buffers))
+    buffers.most_letters = most_cells * width
+    buffers.place = <Py_ssize_t*>malloc((buffers.most_letters + 1) * sizeof(Py_ssize_t))
+    if buffers.place == NULL:
+        return -1
+    buffers.by_letter = <uint64_t*>malloc(most_cells * 64 * sizeof(uint64_t))
+    buffers.reach = <uint64_t*>malloc(most_cells * sizeof(uint64_t))
+    if buffers.by_letter == NULL or buffers.reach == NULL:
+        return -1
+    if set_capacity(buffers, 512) < 0:  # words per board
+        return -1
+    if grow(<void**>&buffers.steps, &buffers.step_capacity, 4096, sizeof(Step)) < 0:
+        return -1
+    return grow(<void**>&buffers.stack, &buffers.stack_capacity, 1024, sizeof(Item))
+
+
+cdef int set_capacity(Buffers* buffers, Py_ssize_t capacity) noexcept nogil:
+    """(Re)allocate the word buffers for ``capacity`` words; 0, or -1 out of memory."""
+    free(buffers.keys)
+    free(buffers.spare)
+    free(buffers.slots)
+    buffers.keys = <Key*>malloc(capacity * sizeof(Key))
+    buffers.spare = <Key*>malloc(capacity * sizeof(Key))
+    buffers.slots = <int64_t*>malloc(2 * capacity * sizeof(int64_t))
+    buffers.capacity = capacity
+    return 0 if buffers.keys and buffers.spare and buffers.slots else -1
+
+
+cdef int make_room(Buffers* buffers, Py_ssize_t status) noexcept nogil:
+    """Grow what ``board_words`` ran out of (``status``: BUFFERS_FULL); 0, or -1 out of memory."""
+    if set_capacity(buffers, 4 * buffers.capacity) < 0:
+        return -1
+    if grow(<void**>&buffers.steps, &buffers.step_capacity, 4 * buffers.step_capacity,
+            sizeof(Step)) < 0:
+        return -1
+    return grow(<void**>&buffers.stack, &buffers.stack_capacity, 4 * buffers.stack_capacity,
+                sizeof(Item))
+
+
+cdef void free_buffers(Buffers* buffers) noexcept nogil:
+    free(buffers.keys)
+    free(buffers.spare)
+    free(buffers.slots)
+    free(buffers.place)
+    free(buffers.steps)
+    free(buffers.stack)
+    free(buffers.by_letter)
+    free(buffers.reach)
 
 
 cdef struct Chunk:  # boggle_chunk's output and working memory
-    int32_t* index  # graph node → position of its word in text, -1 if not there yet
+    int32_t* index  # graph node → 1 + position of its word in text, 0 if not there yet
     char* text
     Py_ssize_t text_size
     Py_ssize_t text_capacity
     int32_t* indices
     Py_ssize_t n_words
+    Py_ssize_t n_distinct  # words in text
     Py_ssize_t indices_capacity
     int64_t* path  # one word's cells, while it is spelled
     Buffers buffers
@@ -559,35 +678,40 @@ def boggle_chunk(
     const uint8_t[:, ::1] letter_bytes,
     const int64_t[::1] letter_nbytes,
 ):
-    """Solve consecutive boards for ``solve_batch``.
+    """Solve consecutive boards (of at most 64 cells) for ``solve_batch``: each board's words,
+    in Worddle order, as a list of ``str``; a word found on several boards is one object.
 
-    Returns ``(indices, board_end, text)``: ``text`` (bytes) holds each distinct word of the
-    chunk once (UTF-8, each followed by ``\\n``); ``indices[board_end[b - 1] : board_end[b]]``
-    are the positions in that list of the words of board ``b``, in Worddle order.
+    Boards are searched ``STRETCH`` at a time without the GIL, and their lists made with it in
+    between: short turns with the GIL, which threads solving other chunks rarely wait for.
     """
     cdef Board all_cells = as_board(cell_letters, cell_len, nbr, nbr_count, graph.shape[0])
     cdef Py_ssize_t n_boards = board_start.shape[0] - 1
     cdef Py_ssize_t most_cells = check_chunk(&all_cells, board_start)
-    board_end = np.empty(n_boards, np.int64)
-    cdef int64_t[::1] board_end_view = board_end
-    cdef int32_t[::1] indices_view
+    cdef Py_ssize_t lo, hi, decoded = 0
+    cdef list distinct = []
     cdef Chunk chunk
     cdef int status
+    board_end = np.empty(n_boards + 1, np.int64)
+    cdef int64_t[::1] board_end_view = board_end
+    board_end_view[0] = 0
+    result = PyList_New(n_boards)
     memset(&chunk, 0, sizeof(Chunk))
     try:
-        with nogil:
-            status = solve_chunk(
-                &graph[0], graph.shape[0], &board_start[0], n_boards, most_cells, &all_cells,
-                min_length, &letter_bytes[0, 0], letter_bytes.shape[1], &letter_nbytes[0],
-                &board_end_view[0] if n_boards else NULL, &chunk,
-            )
-        if status < 0:
+        if start_chunk(&chunk, graph.shape[0], most_cells, all_cells.width) < 0:
             raise MemoryError()
-        indices = np.empty(chunk.n_words, np.int32)
-        if chunk.n_words:
-            indices_view = indices
-            memcpy(&indices_view[0], chunk.indices, chunk.n_words * sizeof(int32_t))
-        return indices, board_end, chunk.text[:chunk.text_size] if chunk.text_size else b""
+        for lo in range(0, n_boards, STRETCH):
+            hi = min(lo + STRETCH, n_boards)
+            with nogil:
+                status = solve_boards(
+                    &graph[0], &board_start[0], lo, hi, &all_cells, min_length,
+                    &letter_bytes[0, 0], letter_bytes.shape[1], &letter_nbytes[0],
+                    &board_end_view[1], &chunk,
+                )
+            if status < 0:
+                raise MemoryError()
+            decoded = add_words(&chunk, distinct, decoded)
+            add_lists(&chunk, distinct, &board_end_view[0], lo, hi, result)
+        return result
     finally:
         free(chunk.index)
         free(chunk.text)
@@ -596,12 +720,69 @@ def boggle_chunk(
         free_buffers(&chunk.buffers)
 
 
-cdef int solve_chunk(
+cdef extern from "Python.h":
+    ctypedef struct PyListObject:
+        PyObject** ob_item
+    void incref "Py_INCREF"(PyObject* o)
+
+
+cdef Py_ssize_t add_words(const Chunk* chunk, list distinct, Py_ssize_t decoded):
+    """Append to ``distinct`` a ``str`` for each word of ``chunk.text`` from offset ``decoded``
+    on; the offset up to which the text is decoded now."""
+    cdef Py_ssize_t i
+    for i in range(decoded, chunk.text_size):
+        if chunk.text[i] == WORD_SEPARATOR:
+            distinct.append(PyUnicode_DecodeUTF8(chunk.text + decoded, i - decoded, NULL))
+            decoded = i + 1
+    return decoded
+
+
+cdef void add_lists(
+    const Chunk* chunk, list distinct, const int64_t* board_end, Py_ssize_t lo, Py_ssize_t hi,
+    list result,
+):
+    """Put the word lists of boards ``lo`` to ``hi`` into ``result``: the words of board ``b``
+    are ``distinct[indices[k]]`` for ``k`` from ``board_end[b]`` to ``board_end[b + 1]``."""
+    cdef PyObject** words_of_chunk = (<PyListObject*>distinct).ob_item
+    cdef PyObject** board_words
+    cdef PyObject* word
+    cdef Py_ssize_t board, k, start, end
+    for board in range(lo, hi):
+        start, end = board_end[board], board_end[board + 1]
+        words = PyList_New(end - start)
+        board_words = (<PyListObject*>words).ob_item
+        for k in range(start, end):
+            # The word objects lie all over memory: fetch a few ahead of their reference count.
+            if k + 16 < board_end[hi]:
+                prefetch(words_of_chunk[chunk.indices[k + 16]])
+            word = words_of_chunk[chunk.indices[k]]
+            incref(word)
+            board_words[k - start] = word
+        Py_INCREF(words)
+        PyList_SET_ITEM(result, board, words)
+
+
+cdef int start_chunk(
+    Chunk* chunk, Py_ssize_t n_nodes, Py_ssize_t most_cells, Py_ssize_t width
+) noexcept nogil:
+    """Allocate ``chunk``'s memory: 0, or -1 out of memory."""
+    if init_buffers(&chunk.buffers, most_cells, width) < 0:
+        return -1
+    # zeroed lazily: a large calloc maps zero pages, and a chunk touches few of them
+    chunk.index = <int32_t*>calloc(n_nodes, sizeof(int32_t))
+    chunk.text_capacity = 1 << 16
+    chunk.text = <char*>malloc(chunk.text_capacity)
+    chunk.indices_capacity = 1 << 12
+    chunk.indices = <int32_t*>malloc(chunk.indices_capacity * sizeof(int32_t))
+    chunk.path = <int64_t*>malloc(most_cells * sizeof(int64_t))
+    return 0 if chunk.index and chunk.text and chunk.indices and chunk.path else -1
+
+
+cdef int solve_boards(
     const Node* graph,
-    Py_ssize_t n_nodes,
     const int64_t* board_start,
-    Py_ssize_t n_boards,
-    Py_ssize_t most_cells,
+    Py_ssize_t lo,
+    Py_ssize_t hi,
     const Board* all_cells,
     int64_t min_length,
     const uint8_t* letter_bytes,
@@ -610,59 +791,49 @@ cdef int solve_chunk(
     int64_t* board_end,
     Chunk* chunk,
 ) noexcept nogil:
-    """The work of ``boggle_chunk``, into ``chunk``: 0, or -1 out of memory."""
-    cdef Py_ssize_t board, rank, n_keys, n_distinct = 0, depth, i, needed
-    cdef int64_t j, b, path, letter, cell, letters
+    """Search boards ``lo`` to ``hi`` of the chunk: their words' positions in ``chunk.text``
+    go to ``chunk.indices`` (up to ``board_end[b]`` for board ``b``), each word new to the
+    chunk spelled into the text. 0, or -1 out of memory."""
+    cdef Py_ssize_t board, rank, n_keys, depth, i, needed
+    cdef int64_t j, b, step, letter, cell, letters
     cdef Board cells
     cdef Buffers* buffers = &chunk.buffers
     cdef Key* key
     cdef int32_t* known
-    chunk.index = <int32_t*>malloc(n_nodes * sizeof(int32_t))
-    chunk.text_capacity = 1 << 16
-    chunk.text = <char*>malloc(chunk.text_capacity)
-    chunk.indices_capacity = 1 << 12
-    chunk.indices = <int32_t*>malloc(chunk.indices_capacity * sizeof(int32_t))
-    chunk.path = <int64_t*>malloc(most_cells * sizeof(int64_t))
-    buffers.used_words = (most_cells + 63) // 64
-    buffers.reach = <uint64_t*>malloc(most_cells * sizeof(uint64_t))
-    if not (chunk.index and chunk.text and chunk.indices and chunk.path and buffers.reach):
-        return -1
-    memset(chunk.index, 0xFF, n_nodes * sizeof(int32_t))
-    if set_capacity(buffers, 512) < 0:  # words per board (and 8 times as many paths)
-        return -1
-    for board in range(n_boards):
+    for board in range(lo, hi):
         cells = board_of_chunk(all_cells, board_start, board)
-        while True:  # retry the board with more room if it has more words than the buffers hold
-            n_keys = board_words(graph, &cells, min_length, buffers)
+        while True:  # retry the board with more room if the buffers could not hold it
+            n_keys = board_words(graph, &cells, min_length, buffers, True)
             if n_keys >= 0:
                 break
-            if set_capacity(buffers, 4 * buffers.capacity) < 0:
+            if make_room(buffers, n_keys) < 0:
                 return -1
         needed = chunk.n_words + n_keys
         if grow(<void**>&chunk.indices, &chunk.indices_capacity, needed, sizeof(int32_t)) < 0:
             return -1
-        qsort(buffers.keys, n_keys, sizeof(Key), compare_keys)
+        sort_keys(buffers, n_keys)
         # All the (cache-missing) loads of index[] at once, before any decision.
         known = chunk.indices + chunk.n_words
         for rank in range(n_keys):
-            known[rank] = chunk.index[buffers.keys[rank].key & NODE_MASK]
+            known[rank] = chunk.index[buffers.keys[rank].key & NODE_MASK] - 1
         for rank in range(n_keys):
             if known[rank] >= 0:
                 continue
             # New to the chunk (a board finds a node once): spell it from its path.
             key = &buffers.keys[rank]
-            known[rank] = chunk.index[key.key & NODE_MASK] = n_distinct
-            n_distinct += 1
+            known[rank] = chunk.n_distinct
+            chunk.n_distinct += 1
+            chunk.index[key.key & NODE_MASK] = chunk.n_distinct
             letters = MAX_SORT_LENGTH - (key.key >> LENGTH_SHIFT)
             needed = chunk.text_size + letters * max_letter_bytes + 1
             if grow(<void**>&chunk.text, &chunk.text_capacity, needed, 1) < 0:
                 return -1
             depth = 0
-            path = key.path
-            while path >= 0:  # the path's cells, last first
-                chunk.path[depth] = buffers.paths[path].cell
+            step = key.path
+            while step >= 0:  # the path's cells, last first
+                chunk.path[depth] = buffers.steps[step].cell
                 depth += 1
-                path = buffers.paths[path].parent
+                step = buffers.steps[step].parent
             for i in range(depth - 1, -1, -1):
                 cell = chunk.path[i]
                 for j in range(cells.length[cell]):
@@ -677,107 +848,137 @@ cdef int solve_chunk(
     return 0
 
 
-cdef int set_capacity(Buffers* buffers, Py_ssize_t capacity) noexcept nogil:
-    """(Re)allocate ``buffers`` for ``capacity`` words; 0, or -1 out of memory."""
-    free(buffers.keys)
-    free(buffers.slots)
-    free(buffers.paths)
-    free(buffers.used)
-    buffers.keys = <Key*>malloc(capacity * sizeof(Key))
-    buffers.slots = <int64_t*>malloc(2 * capacity * sizeof(int64_t))
-    buffers.paths = <Path*>malloc(8 * capacity * sizeof(Path))
-    buffers.used = <uint64_t*>malloc(8 * capacity * buffers.used_words * sizeof(uint64_t))
-    buffers.capacity = capacity
-    return 0 if buffers.keys and buffers.slots and buffers.paths and buffers.used else -1
+cdef void index_neighbours(const Board* board, Buffers* buffers) noexcept nogil:
+    """Fill ``buffers.by_letter`` and ``buffers.reach`` for ``board``."""
+    cdef Py_ssize_t cell, k, neighbour
+    cdef int64_t letter
+    memset(buffers.by_letter, 0, board.cells * 64 * sizeof(uint64_t))
+    for cell in range(board.cells):
+        buffers.reach[cell] = 0
+        for k in range(board.nbr_count[cell]):
+            neighbour = board.nbr[cell * board.nbr_width + k]
+            letter = board.letters[neighbour * board.width]
+            buffers.by_letter[cell * 64 + letter] |= (<uint64_t>1) << neighbour
+            buffers.reach[cell] |= (<uint64_t>1) << letter
 
 
-cdef void free_buffers(Buffers* buffers) noexcept nogil:
-    free(buffers.keys)
-    free(buffers.slots)
-    free(buffers.paths)
-    free(buffers.used)
-    free(buffers.reach)
+cdef inline int64_t walk_rest(const Node* graph, int64_t node, const Board* board, int64_t cell) noexcept nogil:
+    """From the node of a cell's first letter, follow its other letters (a ``Qu`` cell's U);
+    -1 if the graph has no such path or an index leads outside it."""
+    cdef int64_t i
+    cdef uint64_t mask, bit
+    for i in range(1, board.length[cell]):
+        if <uint64_t>node >= board.nodes:
+            return -1
+        mask = graph[node].mask
+        bit = (<uint64_t>1) << board.letters[cell * board.width + i]
+        if mask & bit == 0:
+            return -1
+        node = graph[node].first + popcount(mask & (bit - 1))
+    return node if <uint64_t>node < board.nodes else -1
 
 
 cdef Py_ssize_t board_words(
-    const Node* graph, const Board* board, int64_t min_length, Buffers* buffers
+    const Node* graph, const Board* board, int64_t min_length, Buffers* buffers, bint with_paths
 ) noexcept nogil:
-    """The lean search of one board for ``boggle_chunk``: breadth-first, nothing but words.
 
-    Partial paths are expanded in the order they are found (a queue) rather than depth-first.
-    Each new path loads its graph node's mask when it is created, and since nothing waits for
-    that load until the path's turn comes, the processor overlaps many of these cache misses
-    (faster than the depth-first walk on a 10 MB graph).
+    """The lean search of one board (at most 64 cells): nothing but its words.
+
+    Every partial path is an independent ``Item`` (its cells as bits, its node), so the order in
+    which they are extended does not matter. They wait on a stack (depth-first, which keeps it
+    small); on leaving it, an item's graph node is prefetched, and the item is extended only
+    after ``IN_FLIGHT`` others: the processor fetches many nodes of the (megabytes large) graph
+    at once instead of waiting for each. Extending a path looks only at the letters that both
+    continue its word and lie around its cell (``by_letter``), not at every neighbour.
 
     Writes the Worddle sort key ``(−letters, node)`` of each word found into ``buffers.keys``
-    (once: ``slots`` is a hash set of the nodes found), with the path that spelled it first.
-    Returns the number of words, or -1 if the buffers are full.
+    (once: ``slots`` is a hash set of the nodes found), and if ``with_paths`` the last step of
+    a path spelling it (``buffers.steps`` links each step to the one before). Returns the
+    number of words, or BUFFERS_FULL.
     """
-    cdef Py_ssize_t n_keys = 0, n_paths = 0, max_paths = 8 * buffers.capacity, current, k, w
-    cdef Py_ssize_t table_mask = 2 * buffers.capacity - 1, slot, used_words = buffers.used_words
-    cdef int64_t node, cell, next_cell, child, letters, start
-    cdef uint64_t candidates, bit
-    cdef uint64_t* used
-    cdef uint64_t* child_used
-    cdef const int64_t* around
-    cdef Path* path
-    cdef Path* extended
-    fill_reach(board, buffers.reach)
-    memset(buffers.slots, 0xFF, 2 * buffers.capacity * sizeof(int64_t))
-    for start in range(board.cells):
-        node = walk(graph, ROOT, board, start)
-        if node < 0:
-            continue
-        if n_paths == max_paths:
-            return -1
-        buffers.paths[n_paths] = Path(node, start, board.length[start], -1, graph[node].mask)
-        used = buffers.used + n_paths * used_words
-        memset(used, 0, used_words * sizeof(uint64_t))
-        used[start >> 6] = (<uint64_t>1) << (start & 63)
-        n_paths += 1
-    current = 0
-    while current < n_paths:
-        path = &buffers.paths[current]
-        used = buffers.used + current * used_words
-        node = path.node
-        cell = path.cell
-        letters = path.letters
-        if graph[node].word >= 0 and letters >= min_length:
-            slot = hash_slot(node, table_mask)
-            while buffers.slots[slot] >= 0 and buffers.slots[slot] != node:
+    cdef Item in_flight[IN_FLIGHT]
+    cdef Item item
+    cdef Node node
+    cdef Py_ssize_t head = 0, n_flying = 0, n_stack = 0, n_steps = 0, n_keys = 0, slot
+    cdef Py_ssize_t table_mask = 2 * buffers.capacity - 1, capacity = buffers.capacity
+    cdef Py_ssize_t max_stack = buffers.stack_capacity - board.cells
+    cdef Py_ssize_t max_steps = buffers.step_capacity
+    cdef int64_t cell, child, first, start_node
+    cdef uint64_t candidates, bit, free_cells, nodes = board.nodes
+    # Locals, not fields: the module is compiled without strict aliasing, so a field would be
+    # reloaded after every store.
+    cdef Item* stack = buffers.stack
+    cdef Step* steps = buffers.steps
+    cdef Key* keys = buffers.keys
+    cdef int64_t* slots = buffers.slots
+    cdef const uint64_t* by_letter = buffers.by_letter
+    cdef const uint64_t* reach = buffers.reach
+    cdef const int64_t* cell_length = board.length
+    index_neighbours(board, buffers)
+    memset(slots, 0xFF, 2 * capacity * sizeof(int64_t))
+    for cell in range(board.cells - 1, -1, -1):  # the start cells, first cell on top
+        start_node = walk(graph, ROOT, board, cell)
+        if start_node >= 0:
+            stack[n_stack].used = (<uint64_t>1) << cell
+            stack[n_stack].node = start_node
+            stack[n_stack].step = -1
+            stack[n_stack].cell = cell
+            stack[n_stack].letters = cell_length[cell]
+            n_stack += 1
+    while True:
+        while n_flying < IN_FLIGHT and n_stack > 0:
+            n_stack -= 1
+            prefetch(&graph[stack[n_stack].node])
+            in_flight[(head + n_flying) & (IN_FLIGHT - 1)] = stack[n_stack]
+            n_flying += 1
+        if n_flying == 0:
+            return n_keys
+        item = in_flight[head]
+        head = (head + 1) & (IN_FLIGHT - 1)
+        n_flying -= 1
+        if with_paths:
+            if n_steps == max_steps:
+                return BUFFERS_FULL
+            steps[n_steps].cell = item.cell
+            steps[n_steps].parent = item.step
+            item.step = n_steps
+            n_steps += 1
+        node = graph[item.node]
+        if node.word >= 0 and item.letters >= min_length:
+            slot = hash_slot(item.node, table_mask)
+            while slots[slot] >= 0 and slots[slot] != item.node:
                 slot = (slot + 1) & table_mask
-            if buffers.slots[slot] < 0:  # new on this board
-                if n_keys == buffers.capacity:
-                    return -1
-                buffers.slots[slot] = node
-                buffers.keys[n_keys] = Key((MAX_SORT_LENGTH - letters) << LENGTH_SHIFT | node,
-                                           current)
+            if slots[slot] < 0:  # new on this board
+                if n_keys == capacity:
+                    return BUFFERS_FULL
+                slots[slot] = item.node
+                keys[n_keys].key = (MAX_SORT_LENGTH - item.letters) << LENGTH_SHIFT | item.node
+                keys[n_keys].path = item.step
                 n_keys += 1
-        candidates = path.mask & buffers.reach[cell]
-        if candidates == 0:
-            current += 1
-            continue
-        around = board.nbr + cell * board.nbr_width  # a local: no reload per neighbour
-        for k in range(board.nbr_count[cell]):
-            next_cell = around[k]
-            bit = (<uint64_t>1) << (next_cell & 63)
-            if candidates & first_letter_bit(board, next_cell) == 0 or used[next_cell >> 6] & bit:
+        candidates = node.mask & reach[item.cell]
+        while candidates:  # each letter continuing the word that lies around the cell
+            bit = candidates & (~candidates + 1)
+            candidates ^= bit
+            free_cells = by_letter[item.cell * 64 + count_trailing_zeros(bit)] & ~item.used
+            if free_cells == 0:
                 continue
-            child = walk(graph, node, board, next_cell)
-            if child < 0:
-                continue
-            if n_paths == max_paths:
-                return -1
-            extended = &buffers.paths[n_paths]
-            extended[0] = Path(child, next_cell, letters + board.length[next_cell], current,
-                               graph[child].mask)
-            child_used = buffers.used + n_paths * used_words
-            for w in range(used_words):
-                child_used[w] = used[w]
-            child_used[next_cell >> 6] |= bit
-            n_paths += 1
-        current += 1
-    return n_keys
+            first = node.first + popcount(node.mask & (bit - 1))
+            while free_cells:
+                cell = count_trailing_zeros(free_cells)
+                free_cells &= free_cells - 1
+                child = first
+                if cell_length[cell] > 1:
+                    child = walk_rest(graph, child, board, cell)
+                if <uint64_t>child >= nodes:
+                    continue
+                if n_stack == max_stack:
+                    return BUFFERS_FULL
+                stack[n_stack].used = item.used | ((<uint64_t>1) << cell)
+                stack[n_stack].node = child
+                stack[n_stack].step = item.step
+                stack[n_stack].cell = cell
+                stack[n_stack].letters = item.letters + cell_length[cell]
+                n_stack += 1
 
 
 # --- many boards, scores only: boggle_scores --------------------------------------------------
@@ -793,8 +994,9 @@ def boggle_scores(
     int64_t min_length,
     const int64_t[::1] points,
 ):
-    """The score-only search of consecutive boards: the same walk as ``boggle_chunk``, but
-    nothing is sorted or spelled. A word of ``n`` letters scores ``points[min(n, len - 1)]``.
+    """The score-only search of consecutive boards (of at most 64 cells): the same walk as
+    ``boggle_chunk``, but nothing is sorted or spelled. A word of ``n`` letters scores
+    ``points[min(n, len - 1)]``.
 
     Returns ``(totals, counts)``: each board's total score and number of distinct words.
     """
@@ -841,17 +1043,15 @@ cdef int score_chunk(
     cdef Py_ssize_t board, rank, n_keys
     cdef int64_t letters, total
     cdef Board cells
-    buffers.used_words = (most_cells + 63) // 64
-    buffers.reach = <uint64_t*>malloc(most_cells * sizeof(uint64_t))
-    if buffers.reach == NULL or set_capacity(buffers, 512) < 0:
+    if init_buffers(buffers, most_cells, all_cells.width) < 0:
         return -1
     for board in range(n_boards):
         cells = board_of_chunk(all_cells, board_start, board)
-        while True:  # retry the board with more room if it has more words than the buffers hold
-            n_keys = board_words(graph, &cells, min_length, buffers)
+        while True:  # retry the board with more room if the buffers could not hold it
+            n_keys = board_words(graph, &cells, min_length, buffers, False)
             if n_keys >= 0:
                 break
-            if set_capacity(buffers, 4 * buffers.capacity) < 0:
+            if make_room(buffers, n_keys) < 0:
                 return -1
         total = 0
         for rank in range(n_keys):

@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -195,7 +194,7 @@ class _Climb:
         """Total scores and word counts of ``states``, by the compiled score-only search."""
         self.evaluations += len(states)
         tokens = np.array([self.board(state) for state in states], dtype=np.int64).ravel()
-        nbr, count = _neighbour_tables(*self.shape, len(states))
+        nbr, count = _neighbour_table(self.shape[:2], self.shape[2])  # shared by the boards
         boards = Boards(
             board_start=np.arange(len(states) + 1, dtype=np.int64) * self.cells,
             cell_letters=self.space.letters[tokens],
@@ -225,11 +224,3 @@ class _Climb:
         start = self.random_state(rng)
         totals, counts = self.score([start])
         return self.climb(start, int(totals[0]), int(counts[0]), deadline)
-
-
-@lru_cache(maxsize=8)
-def _neighbour_tables(
-    rows: int, cols: int, adjacency: int, boards: int
-) -> tuple[np.ndarray, np.ndarray]:
-    nbr, count = _neighbour_table((rows, cols), adjacency)
-    return np.tile(nbr, (boards, 1)), np.tile(count, boards)

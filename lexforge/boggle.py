@@ -13,19 +13,22 @@ the compiled module lexforge._search (Cython), which this module feeds:
   every word it meets, its best-scoring path: with all cell values 0 that is simply the first
   path, which is what Boggle needs; Ruzzle passes letter values and multipliers. Its words
   become BoggleWord or RuzzleWord objects in ``listed_words`` (spelled, sorted, made in C).
-* ``boggle_chunk`` (used by ``solve_batch``) finds only the words, breadth-first, for many
-  boards per call; calls run on all cores in threads, the search releasing the GIL. It returns
-  the distinct words of its boards once, as UTF-8 text, and each board's words as indices into
-  them, already in Worddle order: Python only splits the text and slices, making one ``str``
-  per distinct word.
+* ``boggle_chunk`` (used by ``solve_batch``) finds only the words, for many boards per call
+  (``boggle_scores``, used by ``score_batch``, only their scores); calls run on all cores in
+  threads, the search releasing the GIL. It returns each board's words as a list, in Worddle
+  order, built in C: one ``str`` per distinct word of the chunk, shared by the boards that
+  have it.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -80,7 +83,10 @@ def solve(
     return found_words(BoggleWord, grid, found, -found[2])
 
 
-#: The largest board the breadth-first batch search takes (a 8×8 board); see ``solve_batch``.
+#: Boards a thread of the batch searches gets at the least (fewer are not worth its start).
+MIN_CHUNK = 16
+
+#: The largest board the batch search takes (a 8×8 board); see ``solve_batch``.
 BATCH_MAX_CELLS = 64
 
 
@@ -95,8 +101,8 @@ def solve_batch(
     """The words of each grid in Worddle order: the fast path for many boards.
 
     ``threads`` defaults to the number of cores this process may use. Boards of more than
-    ``BATCH_MAX_CELLS`` cells go to the depth-first search instead: the breadth-first batch
-    keeps a bit per board cell for every partial path, which a large board multiplies.
+    ``BATCH_MAX_CELLS`` cells go to the depth-first search instead: the batch search keeps
+    the cells of a partial path as the bits of one 64-bit word.
     """
     large = {i for i, grid in enumerate(grids) if len(grid.cells) > BATCH_MAX_CELLS}
     if large:
@@ -110,29 +116,15 @@ def solve_batch(
             else next(batch)
             for i, grid in enumerate(grids)
         ]
-    if not grids:
-        return []
-    boards = encode_boards(lexicon, grids, adjacency)
     letter_bytes, letter_nbytes = _letter_bytes(lexicon.language.alphabet)
 
     def run(lo: int, hi: int) -> list[list[str]]:
-        indices, board_end, text = boggle_chunk(
-            lexicon.graph, *boards.chunk(lo, hi), min_length, letter_bytes, letter_nbytes
+        boards = encode_boards(lexicon, grids[lo:hi], adjacency)
+        return boggle_chunk(
+            lexicon.graph, *boards.chunk(0, hi - lo), min_length, letter_bytes, letter_nbytes
         )
-        # Each distinct word becomes one str, shared by every board that has it.
-        distinct = np.array(text.decode("utf-8").split("\n")[:-1], dtype=object)
-        words = distinct[indices].tolist()
-        ends = board_end.tolist()
-        return [words[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
 
-    workers = max(1, min(threads or len(os.sched_getaffinity(0)), len(grids)))
-    if workers == 1:
-        return run(0, len(grids))
-    # A few chunks per worker balance boards of uneven difficulty.
-    bounds = np.linspace(0, len(grids), min(4 * workers, len(grids)) + 1).astype(int)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        parts = pool.map(run, bounds[:-1], bounds[1:])
-        return [words for part in parts for words in part]
+    return [words for part in _in_chunks(len(grids), threads, run) for words in part]
 
 
 def score_batch(
@@ -149,11 +141,14 @@ def score_batch(
     """
     large = [len(grid.cells) > BATCH_MAX_CELLS for grid in grids]
     small = [grid for grid, big in zip(grids, large, strict=True) if not big]
-    totals, counts = (
-        score_boards(lexicon, encode_boards(lexicon, small, adjacency), min_length, threads)
-        if small
-        else (np.zeros(0, np.int64), np.zeros(0, np.int64))
-    )
+
+    def run(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        boards = encode_boards(lexicon, small[lo:hi], adjacency)
+        return boggle_scores(lexicon.graph, *boards.chunk(0, hi - lo), min_length, POINTS_TABLE)
+
+    parts = _in_chunks(len(small), threads, run)
+    totals = np.concatenate([np.zeros(0, np.int64), *(t for t, _ in parts)])
+    counts = np.concatenate([np.zeros(0, np.int64), *(c for _, c in parts)])
     scored = iter(zip(totals.tolist(), counts.tolist(), strict=True))
     result = []
     for grid, big in zip(grids, large, strict=True):
@@ -175,13 +170,30 @@ def score_boards(
     def run(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         return boggle_scores(lexicon.graph, *boards.chunk(lo, hi), min_length, POINTS_TABLE)
 
-    workers = max(1, min(threads or len(os.sched_getaffinity(0)), n_boards))
-    if workers == 1 or n_boards < 64:  # too few boards to be worth a thread's start
-        return run(0, n_boards)
-    bounds = np.linspace(0, n_boards, workers + 1).astype(int)
+    parts = _in_chunks(n_boards, threads, run)
+    totals = np.concatenate([np.zeros(0, np.int64), *(t for t, _ in parts)])
+    return totals, np.concatenate([np.zeros(0, np.int64), *(c for _, c in parts)])
+
+
+T = TypeVar("T")
+
+
+def _in_chunks(n_boards: int, threads: int | None, run: Callable[[int, int], T]) -> list[T]:
+    """``run(lo, hi)`` over consecutive chunks of ``n_boards`` boards, on ``threads`` threads
+    (default: the cores this process may use), results in board order.
+
+    Two chunks per thread balance boards of uneven difficulty. Each chunk encodes its own
+    boards, so that one thread's encoding and result lists (which hold the GIL) overlap the
+    other threads' searches (which release it).
+    """
+    if n_boards == 0:
+        return []
+    workers = max(1, min(threads or len(os.sched_getaffinity(0)), n_boards // MIN_CHUNK))
+    if workers == 1:
+        return [run(0, n_boards)]
+    bounds = np.linspace(0, n_boards, min(2 * workers, n_boards) + 1).astype(int).tolist()
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        parts = list(pool.map(run, bounds[:-1], bounds[1:]))
-    return np.concatenate([t for t, _ in parts]), np.concatenate([c for _, c in parts])
+        return list(pool.map(run, bounds[:-1], bounds[1:]))
 
 
 # --- inputs of the compiled search (lexforge._search) ---------------------------------------
@@ -194,26 +206,30 @@ class Boards:
     board_start: np.ndarray  # (boards + 1,) first cell of each board
     cell_letters: np.ndarray  # (cells, width) graph letter indices, padded
     cell_len: np.ndarray  # (cells,) letters per cell
-    nbr: np.ndarray  # (cells, width) neighbours as cell indices within the board, ascending
-    nbr_count: np.ndarray  # (cells,)
+    # (cells, width) neighbours as cell indices within the board, ascending; when all boards
+    # have one shape, one board's rows only, shared by all
+    nbr: np.ndarray
+    nbr_count: np.ndarray  # (cells,), or one board's
 
     def chunk(self, lo: int, hi: int) -> tuple[np.ndarray, ...]:
         """The search's board arrays for boards ``lo`` to ``hi`` (excluded): board starts from 0,
         then the cells' letters, lengths, neighbours and neighbour counts."""
         start, stop = self.board_start[lo], self.board_start[hi]
+        shared = len(self.nbr) != len(self.cell_len)
         return (
             self.board_start[lo : hi + 1] - start,
             self.cell_letters[start:stop],
             self.cell_len[start:stop],
-            self.nbr[start:stop],
-            self.nbr_count[start:stop],
+            self.nbr if shared else self.nbr[start:stop],
+            self.nbr_count if shared else self.nbr_count[start:stop],
         )
 
 
 def encode_boards(lexicon: Lexicon, grids: list[Grid], adjacency: int) -> Boards:
     """Encode ``grids`` for the search; UserError for a letter outside the lexicon's alphabet."""
     alphabet = lexicon.language.alphabet
-    flat = [cell for grid in grids for cell in grid.cells]
+    board_cells = list(map(attrgetter("cells"), grids))
+    flat = list(chain.from_iterable(board_cells))
     joined = "".join(flat)
     foreign = joined.translate(_letter_table(alphabet, keep=False))
     if foreign:
@@ -222,30 +238,29 @@ def encode_boards(lexicon: Lexicon, grids: list[Grid], adjacency: int) -> Boards
             f"grid cell {cell!r}: letter {foreign[0]!r} is not in the alphabet of lexicon "
             f"'{lexicon.name}' ({alphabet})"
         )
-    if len(joined) == len(flat):  # one letter per cell (the usual case): all at once
-        codes = joined.translate(_letter_table(alphabet, keep=True)).encode("latin-1")
-        cell_letters = np.frombuffer(codes, dtype=np.uint8).astype(np.int64).reshape(-1, 1)
+    # Every letter of every cell, as graph letter indices, all at once.
+    codes = joined.translate(_letter_table(alphabet, keep=True)).encode("latin-1")
+    letters = np.frombuffer(codes, dtype=np.uint8).astype(np.int64)
+    if len(joined) == len(flat):  # one letter per cell (the usual case)
+        cell_letters = letters.reshape(-1, 1)
         cell_len = np.ones(len(flat), dtype=np.int64)
-    else:
-        index = _letter_index(alphabet)
-        rows: dict[str, int] = {}  # distinct cell strings → row of `table`
-        cell_rows = [rows.setdefault(cell, len(rows)) for cell in flat]
-        width = max(map(len, rows))
-        table = [[index[c] for c in cell] + [0] * (width - len(cell)) for cell in rows]
-        cell_letters = np.array(table, dtype=np.int64)[cell_rows]
-        cell_len = np.array([len(cell) for cell in rows], dtype=np.int64)[cell_rows]
+    else:  # multi-letter cells (Qu): a row per cell, padded with zeros
+        cell_len = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
+        cell_start = np.cumsum(cell_len) - cell_len
+        cell_letters = np.zeros((len(flat), int(cell_len.max())), dtype=np.int64)
+        for i in range(cell_letters.shape[1]):
+            has = cell_len > i
+            cell_letters[has, i] = letters[cell_start[has] + i]
     shapes = {grid.shape for grid in grids}
     if len(shapes) == 1:  # all boards alike: one neighbour table, repeated
-        nbr, count = _neighbour_table(shapes.pop(), adjacency)
-        if len(grids) > 1:
-            nbr, count = np.tile(nbr, (len(grids), 1)), np.tile(count, len(grids))
+        nbr, count = _neighbour_table(shapes.pop(), adjacency)  # shared by every board
     else:
         tables = {shape: _neighbour_table(shape, adjacency) for shape in shapes}
         width = max(table.shape[1] for table, _ in tables.values())
         nbr = np.concatenate([_widen(tables[grid.shape][0], width) for grid in grids])
         count = np.concatenate([tables[grid.shape][1] for grid in grids])
     return Boards(
-        board_start=np.cumsum([0] + [len(grid.cells) for grid in grids]),
+        board_start=np.cumsum([0, *map(len, board_cells)]),
         cell_letters=cell_letters,
         cell_len=cell_len,
         nbr=nbr,

@@ -189,6 +189,45 @@ def test_batch_of_boards_over_64_cells_matches_single_solves():
     assert boggle.solve_batch(lex, boards, threads=1) == expected
 
 
+def test_batch_buffers_grow_for_boards_with_many_words_and_paths():
+    """Every word of 3–6 letters over A, B, C on 64-cell boards of those letters: far more
+    words, steps and waiting paths than the batch search's first buffers hold (512 words,
+    4,096 steps, 1,024 paths), so it grows them and retries the board."""
+    words = ["".join(p) for n in range(3, 7) for p in itertools.product("ABC", repeat=n)]
+    lex = lexicon(*words)
+    rng = random.Random(11)
+    boards = [
+        Grid.from_cells(shape, tuple(rng.choice("ABC") for _ in range(64)))
+        for shape in ((8, 8), (4, 4, 4))
+    ]
+    expected = [[w.word for w in boggle.solve(lex, grid)] for grid in boards]
+    assert min(map(len, expected)) > 512
+    assert boggle.solve_batch(lex, boards, threads=1) == expected
+    assert boggle.score_batch(lex, boards, threads=1) == [
+        (sum(boggle.boggle_score(word) for word in words), len(words)) for words in expected
+    ]
+
+
+def test_batch_shares_one_neighbour_table_only_among_boards_of_its_size():
+    lex = lexicon("CHAT", "THE")
+    grids = [Grid.from_rows([["C", "H"], ["A", "T"]]), Grid.from_rows([["T", "H"], ["E", "A"]])]
+    boards = boggle.encode_boards(lex, grids, 8)
+    assert len(boards.nbr) == 4  # one 2×2 board's table for both
+    assert boggle.solve_batch(lex, grids, threads=1) == [["CHAT"], ["THE"]]
+    letters = np.concatenate([boards.cell_letters, boards.cell_letters[:1]])
+    with pytest.raises(ValueError, match="shared neighbour table"):
+        boggle.boggle_scores(
+            lex.graph,
+            np.array([0, 4, 9]),  # a second board of 5 cells with the 4-cell table
+            letters,
+            np.ones(9, np.int64),
+            boards.nbr,
+            boards.nbr_count,
+            3,
+            boggle.POINTS_TABLE,
+        )
+
+
 def test_compiled_search_refuses_indices_off_the_board():
     lex = lexicon("CHAT")
     boards = boggle.encode_boards(lex, [Grid.from_rows([["C", "H"], ["A", "T"]])], 8)
