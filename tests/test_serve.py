@@ -78,12 +78,22 @@ SAME_AS_CLI = [
         {"grid": BOGGLE_5 + "\n\nQuIT/ABC/EFG", "min_length": 4, "adjacency": 4},
         ["boggle", "-", "--min-length", "4", "--adjacency", "4"],
     ),
+    (
+        "en/boggle",
+        {"grid": "PERSLATGSINETERS" * 4, "shape": "4x4x4", "paths": True},
+        ["boggle", "-", "--shape", "4x4x4", "--paths"],
+    ),
     ("en/ruzzle", {"grid": RUZZLE, "sort": "length"}, ["ruzzle", "-", "--sort", "length"]),
     ("fr/scrabble", {"board": MIDGAME, "rack": "EIRSTA?", "top": 5}, ["scrabble", "-"]),
     (
         "en/generate",
         {"rows": 5, "cols": 5, "count": 3, "seed": 7, "dice": "", "multipliers": True},
         ["generate", "--rows", "5", "--cols", "5", "--count", "3", "--seed", "7", "--dice"],
+    ),
+    (
+        "en/generate",
+        {"shape": "3x3x3", "count": 2, "seed": 5},
+        ["generate", "--shape", "3x3x3", "--count", "2", "--seed", "5"],
     ),
     (
         "fr/check",
@@ -103,7 +113,7 @@ def test_answers_equal_the_cli_json(client, path, params, args):
     args = [*args, "--lexicon", lexicon]
     if command == "scrabble":
         args += ["--rack", params["rack"], "--top", str(params["top"])]
-    if command == "generate":
+    if params.get("multipliers"):
         args += ["--multipliers"]
     done = subprocess.run(
         [LEXFORGE, *args, "--json"],
@@ -175,6 +185,7 @@ def error_of(response: httpx.Response, status: int) -> str:
         ),
         ("en/anagram", {"letters": "ÇA9"}, ["anagram", "ÇA9"]),
         ("en/boggle", {"grid": "AB/CDE"}, ["boggle", "-"]),
+        ("en/boggle", {"grid": "ABC", "shape": "2x2"}, ["boggle", "-", "--shape", "2x2"]),
         ("en/ruzzle", {"grid": "A B/C Dxx"}, ["ruzzle", "-"]),
         (
             "fr/scrabble",
@@ -279,6 +290,13 @@ def test_grids_are_bounded(client):
     )
     assert "at most 8192" in error_of(
         client.post("/api/lexicons/en/boggle", json={"grid": "A" * 9000}), 400
+    )
+    assert (
+        error_of(client.post("/api/lexicons/en/boggle", json={"grid": "AB", "shape": "2y1"}), 422)
+        == "shape '2y1': expected sides separated by 'x', e.g. 4x4x4 or 3x3x3x3"
+    )
+    assert "5 dimensions, at most 4" in error_of(
+        client.post("/api/lexicons/en/generate", json={"shape": "2x2x2x2x2"}), 422
     )
 
 

@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from lexforge import answers
 from lexforge.errors import UserError, excerpt
-from lexforge.grid import Grid, parse_grids
+from lexforge.grid import Grid, parse_grids, parse_shape
 from lexforge.lexicon import Lexicon
 from lexforge.output import SCHEMA, Answer, write
 from lexforge.paths import FoundLexicon, describe_lexicon, find_lexicon_dir, list_lexicons
@@ -58,9 +58,18 @@ LIMITS = {
 }
 
 
-def grids_of(lexicon: Lexicon, text: str, *, multipliers: bool) -> list[Grid]:
-    """The grids of a ``grid`` parameter, each within the cell limit."""
-    grids = parse_grids(text, lexicon.language, source="grid", multipliers=multipliers)
+def grids_of(
+    lexicon: Lexicon, text: str, *, multipliers: bool, shape: str | None = None
+) -> list[Grid]:
+    """The grids of a ``grid`` parameter (with ``shape``, a stream of cells, as ``--shape``
+    reads it), each within the cell limit."""
+    grids = parse_grids(
+        text,
+        lexicon.language,
+        source="grid",
+        multipliers=multipliers,
+        shape=None if shape is None else parse_shape(shape, "shape"),
+    )
     if len(grids) > LIMITS["grids"]:
         raise BadRequest(422, f"grid: {len(grids)} grids, at most {LIMITS['grids']} a request")
     for number, grid in enumerate(grids, start=1):
@@ -72,9 +81,9 @@ def grids_of(lexicon: Lexicon, text: str, *, multipliers: bool) -> list[Grid]:
     return grids
 
 
-def run_boggle(lexicon: Lexicon, *, grid: str, **options: Any) -> Answer:
+def run_boggle(lexicon: Lexicon, *, grid: str, shape: str | None, **options: Any) -> Answer:
     return answers.boggle_answer(
-        lexicon, grids_of(lexicon, grid, multipliers=False), threads=1, **options
+        lexicon, grids_of(lexicon, grid, multipliers=False, shape=shape), threads=1, **options
     )
 
 
@@ -92,8 +101,9 @@ def run_scrabble(lexicon: Lexicon, *, board: str, rack: str, top: int) -> Answer
     return answers.scrabble_answer(lexicon, position, rack, top=top)[0]
 
 
-def run_generate(lexicon: Lexicon, **options: Any) -> Answer:
-    return answers.generate_answer(lexicon, threads=1, **options)[0]
+def run_generate(lexicon: Lexicon, *, shape: str | None, **options: Any) -> Answer:
+    sides = None if shape is None else parse_shape(shape, "shape")
+    return answers.generate_answer(lexicon, threads=1, shape=sides, **options)[0]
 
 
 def endpoints() -> list[Endpoint]:
@@ -104,6 +114,7 @@ def endpoints() -> list[Endpoint]:
         "rows separated by '/' or new lines, cells by spaces or one letter each (Qu is one "
         "cell); several grids separated by blank lines"
     )
+    shape_help = "n-D board: its sides, e.g. 4x4x4"
     return [
         Endpoint(
             "anagram",
@@ -160,6 +171,14 @@ def endpoints() -> list[Endpoint]:
                 Param("min_length", "integer", "shortest word", default=3, **length),
                 Param("adjacency", "integer", "neighbours of a cell", default=8, choices=(4, 8)),
                 Param("paths", "boolean", "one path per word", default=False),
+                Param(
+                    "shape",
+                    "string",
+                    shape_help + " (the grid is then its cells in order, layer by layer; a "
+                    "3-D grid can also be written with its layers separated by '|')",
+                    nullable=True,
+                    max_length=40,
+                ),
             ),
             run_boggle,
         ),
@@ -251,6 +270,13 @@ def endpoints() -> list[Endpoint]:
                     default=0,
                     minimum=0,
                     maximum=10_000,
+                ),
+                Param(
+                    "shape",
+                    "string",
+                    shape_help + " (replaces rows and cols)",
+                    nullable=True,
+                    max_length=40,
                 ),
             ),
             run_generate,
