@@ -17,7 +17,6 @@ import re
 from array import array
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
@@ -33,8 +32,7 @@ MAX_JOKERS = 3  # each joker multiplies the search by the alphabet size; 4 gives
 SORT_KEYS = ("alpha", "length", "score")  # in the order of lexforge._rack's sort codes
 
 
-@dataclass(frozen=True)
-class Rack:
+class Rack(NamedTuple):
     """A parsed rack: letter counts and the number of jokers."""
 
     letters: Counter[str]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -161,28 +160,93 @@ def load_language_data(path: Path) -> dict[str, Any]:
     return data
 
 
-@dataclass(frozen=True)
 class Language:
+    """A language's alphabet, normalization bounds and game tables (read-only).
+
+    A plain class rather than a frozen dataclass: importing ``dataclasses`` (and ``inspect``
+    with it) took 7–9 ms of every one-shot query."""
+
     code: str
     name: str
     alphabet: str
-    min_length: int = 2
-    max_length: int = 20
-    keep: str = ""
-    fold: dict[str, str] = field(default_factory=dict)
-    joiners: str = ""
-    proper_nouns_by_case: bool = True
-    tile_counts: dict[str, int] = field(default_factory=dict)
-    tile_values: dict[str, int] = field(default_factory=dict)  # tile symbols' values too
-    blanks: int = 0
-    rack_size: int = 7
-    bingo_bonus: int = 50
-    ruzzle_values: dict[str, int] = field(default_factory=dict)
-    dice: dict[str, list[list[str]]] = field(default_factory=dict)
-    classify: dict[str, Any] = field(default_factory=dict)
+    min_length: int
+    max_length: int
+    keep: str
+    fold: dict[str, str]
+    joiners: str
+    proper_nouns_by_case: bool
+    tile_counts: dict[str, int]
+    tile_values: dict[str, int]  # tile symbols' values too
+    blanks: int
+    rack_size: int
+    bingo_bonus: int
+    ruzzle_values: dict[str, int]
+    dice: dict[str, list[list[str]]]
+    classify: dict[str, Any]
     #: multi-letter tile (``CH``) → the one letter standing for it in words (``Ç``); the
     #: symbols end the alphabet
-    tile_symbols: dict[str, str] = field(default_factory=dict)
+    tile_symbols: dict[str, str]
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        alphabet: str,
+        min_length: int = 2,
+        max_length: int = 20,
+        keep: str = "",
+        fold: dict[str, str] | None = None,
+        joiners: str = "",
+        proper_nouns_by_case: bool = True,
+        tile_counts: dict[str, int] | None = None,
+        tile_values: dict[str, int] | None = None,
+        blanks: int = 0,
+        rack_size: int = 7,
+        bingo_bonus: int = 50,
+        ruzzle_values: dict[str, int] | None = None,
+        dice: dict[str, list[list[str]]] | None = None,
+        classify: dict[str, Any] | None = None,
+        tile_symbols: dict[str, str] | None = None,
+    ) -> None:
+        self.__dict__.update(
+            code=code,
+            name=name,
+            alphabet=alphabet,
+            min_length=min_length,
+            max_length=max_length,
+            keep=keep,
+            fold=fold or {},
+            joiners=joiners,
+            proper_nouns_by_case=proper_nouns_by_case,
+            tile_counts=tile_counts or {},
+            tile_values=tile_values or {},
+            blanks=blanks,
+            rack_size=rack_size,
+            bingo_bonus=bingo_bonus,
+            ruzzle_values=ruzzle_values or {},
+            dice=dice or {},
+            classify=classify or {},
+            tile_symbols=tile_symbols or {},
+        )
+
+    def fields(self) -> dict[str, Any]:
+        """The constructor's arguments that make this language."""
+        return {name: self.__dict__[name] for name in Language.__annotations__}
+
+    def replace(self, **changes: Any) -> Language:
+        """A copy of this language with some fields changed (as ``dataclasses.replace``)."""
+        return Language(**(self.fields() | changes))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Language is read-only: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Language) and self.fields() == other.fields()
+
+    __hash__ = None  # type: ignore[assignment]  # equal languages may differ in identity
+
+    def __repr__(self) -> str:
+        return f"Language({', '.join(f'{k}={v!r}' for k, v in self.fields().items())})"
 
     @cached_property
     def symbols(self) -> str:
@@ -274,7 +338,7 @@ class Language:
             symbols.get(fold_word(tile, language)): v for tile, v in language.tile_values.items()
         }
         values.pop(None, None)  # the tiles without a symbol
-        return replace(language, tile_values=language.tile_values | values)
+        return language.replace(tile_values=language.tile_values | values)
 
     @classmethod
     def load(cls, spec: str | Path) -> Language:

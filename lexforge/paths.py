@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from lexforge.errors import UserError, excerpt
 
@@ -90,8 +90,7 @@ def exists_safely(path: Path, test: Callable[[Path], bool]) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class FoundLexicon:
+class FoundLexicon(NamedTuple):
     """One lexicon on the search path, as its manifest describes it."""
 
     name: str

@@ -221,6 +221,17 @@ def test_query_path_imports_no_pipeline_dependency(build_dir, args):
     assert done.stdout.strip().endswith("IMPORTED []"), done.stdout[-300:] + done.stderr[-300:]
 
 
+def test_rack_query_imports_no_dataclasses(build_dir):
+    """``dataclasses`` (with ``inspect``) took 7–9 ms of a one-shot rack query's ~60: the
+    modules on its path use plain classes and named tuples."""
+    code = (
+        "import sys; from lexforge.cli import main; main(['anagram', 'CHIENS', '--lexicon', 'fr']);"
+        " print('IMPORTED', [m for m in ('dataclasses', 'inspect') if m in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.strip().endswith("IMPORTED []"), done.stdout[-300:] + done.stderr[-300:]
+
+
 def test_parser_of_one_command_parses_as_the_full_one():
     """``build_parser(first argument)`` builds that command alone: the same parse, help and
     errors as the full parser; a first argument that is no command gets the full parser."""

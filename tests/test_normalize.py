@@ -49,7 +49,7 @@ def test_german_nouns_are_not_proper_nouns_by_case():
 
 
 def test_keep_leaves_a_letter_whole():
-    spanish_scrabble = dataclasses.replace(ES, alphabet=ES.alphabet + "Ñ", keep="Ñ")
+    spanish_scrabble = ES.replace(alphabet=ES.alphabet + "Ñ", keep="Ñ")
     assert Normalizer(spanish_scrabble)("ñandú") == "ÑANDU"
     assert Normalizer(spanish_scrabble)("niño") == "NIÑO"
     assert Normalizer(ES)("niño") == "NINO"
