@@ -269,23 +269,22 @@ def generate_answer(
 ) -> tuple[Answer, Iterator[Grid]]:
     """Random boards, and the answer listing them. Both stream from one draw, so only one of
     them may be read (one format is written); a failure comes before the first board. A
-    ``shape`` (n-D boards) replaces ``rows`` and ``cols``, and is in the query."""
+    ``shape`` (n-D boards) replaces ``rows`` and ``cols``, in the query too."""
     from lexforge.generate import generate_boards
     from lexforge.grid import format_grid_line
 
+    sides = {"rows": rows, "cols": cols} if shape is None else {"shape": shape}
     options = {
-        "rows": rows,
-        "cols": cols,
         "count": count,
         "seed": seed,
         "dice": dice,
         "multipliers": multipliers,
         "min_words": min_words,
-    } | ({"shape": shape} if shape is not None else {})
-    drawn = generate_boards(lexicon, threads=threads, **options)
+    }
+    drawn = generate_boards(lexicon, threads=threads, **sides, **options)
     boards = itertools.chain([next(drawn)], drawn)
     listed = ((number, format_grid_line(board)) for number, board in enumerate(boards, start=1))
-    return Answer("generate", lexicon.name, options, ("grid", "board"), listed), boards
+    return Answer("generate", lexicon.name, sides | options, ("grid", "board"), listed), boards
 
 
 def check_answer(lexicon: Lexicon, words: list[str]) -> Answer:

@@ -242,7 +242,7 @@ def test_generate_shape_reads_back(build_dir):
     generated = run(argv)
     assert generated.kind == "answer" and generated.stdout.decode().count("---") == 4
     listed = json.loads(run([*argv, "--json"]).stdout)
-    assert listed["query"]["shape"] == [3, 3, 3]
+    assert listed["query"]["shape"] == [3, 3, 3] and "rows" not in listed["query"]
     solved = run(["boggle", "--lexicon", "en", "--json"], generated.stdout.decode())
     grids = json.loads(solved.stdout)["grids"]
     assert [g["board"] for g in grids] == [r["board"] for r in listed["results"]]
