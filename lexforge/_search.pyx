@@ -64,8 +64,11 @@ cdef int64_t NODE_MASK = ((<int64_t>1) << LENGTH_SHIFT) - 1  # a sort key's node
 cdef int64_t KNUTH = 2654435761  # multiplier of Knuth's multiplicative hash
 
 
-cdef inline int64_t walk(const Node* graph, int64_t node, const Board* board, int64_t cell) noexcept nogil:
-    """Follow the letters of ``cell`` from ``node``; -1 if the graph has no such path.
+cdef inline int64_t walk(
+    const Node* graph, int64_t node, const Board* board, int64_t cell, Py_ssize_t start=0
+) noexcept nogil:
+    """Follow the letters of ``cell`` (from its ``start``-th) from ``node``; -1 if the graph
+    has no such path.
 
     Every child index comes from the graph file. ``Lexicon`` checks each graph once at load
     (lexforge._nodecheck); the bound here keeps even an unchecked graph from leading a read
@@ -75,7 +78,7 @@ cdef inline int64_t walk(const Node* graph, int64_t node, const Board* board, in
     cdef int64_t i
     cdef uint64_t mask, bit
     cdef const int64_t* letters = board.letters + cell * board.width
-    for i in range(board.length[cell]):
+    for i in range(start, board.length[cell]):
         mask = graph[node].mask
         bit = (<uint64_t>1) << letters[i]
         if mask & bit == 0:
@@ -632,8 +635,9 @@ cdef int set_capacity(Buffers* buffers, Py_ssize_t capacity) noexcept nogil:
     return 0 if buffers.keys and buffers.spare and buffers.slots else -1
 
 
-cdef int make_room(Buffers* buffers, Py_ssize_t status) noexcept nogil:
-    """Grow what ``board_words`` ran out of (``status``: BUFFERS_FULL); 0, or -1 out of memory."""
+cdef int make_room(Buffers* buffers) noexcept nogil:
+    """Grow what ``board_words`` may have run out of (it returned BUFFERS_FULL): words, steps
+    and waiting paths; 0, or -1 out of memory."""
     if set_capacity(buffers, 4 * buffers.capacity) < 0:
         return -1
     if grow(<void**>&buffers.steps, &buffers.step_capacity, 4 * buffers.step_capacity,
@@ -806,7 +810,7 @@ cdef int solve_boards(
             n_keys = board_words(graph, &cells, min_length, buffers, True)
             if n_keys >= 0:
                 break
-            if make_room(buffers, n_keys) < 0:
+            if make_room(buffers) < 0:
                 return -1
         needed = chunk.n_words + n_keys
         if grow(<void**>&chunk.indices, &chunk.indices_capacity, needed, sizeof(int32_t)) < 0:
@@ -860,22 +864,6 @@ cdef void index_neighbours(const Board* board, Buffers* buffers) noexcept nogil:
             letter = board.letters[neighbour * board.width]
             buffers.by_letter[cell * 64 + letter] |= (<uint64_t>1) << neighbour
             buffers.reach[cell] |= (<uint64_t>1) << letter
-
-
-cdef inline int64_t walk_rest(const Node* graph, int64_t node, const Board* board, int64_t cell) noexcept nogil:
-    """From the node of a cell's first letter, follow its other letters (a ``Qu`` cell's U);
-    -1 if the graph has no such path or an index leads outside it."""
-    cdef int64_t i
-    cdef uint64_t mask, bit
-    for i in range(1, board.length[cell]):
-        if <uint64_t>node >= board.nodes:
-            return -1
-        mask = graph[node].mask
-        bit = (<uint64_t>1) << board.letters[cell * board.width + i]
-        if mask & bit == 0:
-            return -1
-        node = graph[node].first + popcount(mask & (bit - 1))
-    return node if <uint64_t>node < board.nodes else -1
 
 
 cdef Py_ssize_t board_words(
@@ -963,14 +951,16 @@ cdef Py_ssize_t board_words(
             if free_cells == 0:
                 continue
             first = node.first + popcount(node.mask & (bit - 1))
+            if <uint64_t>first >= nodes:
+                continue
             while free_cells:
                 cell = count_trailing_zeros(free_cells)
                 free_cells &= free_cells - 1
                 child = first
-                if cell_length[cell] > 1:
-                    child = walk_rest(graph, child, board, cell)
-                if <uint64_t>child >= nodes:
-                    continue
+                if cell_length[cell] > 1:  # the cell's further letters (a Qu cell's U)
+                    child = walk(graph, child, board, cell, 1)
+                    if child < 0:
+                        continue
                 if n_stack == max_stack:
                     return BUFFERS_FULL
                 stack[n_stack].used = item.used | ((<uint64_t>1) << cell)
@@ -1051,7 +1041,7 @@ cdef int score_chunk(
             n_keys = board_words(graph, &cells, min_length, buffers, False)
             if n_keys >= 0:
                 break
-            if make_room(buffers, n_keys) < 0:
+            if make_room(buffers) < 0:
                 return -1
         total = 0
         for rank in range(n_keys):

@@ -146,9 +146,7 @@ def score_batch(
         boards = encode_boards(lexicon, small[lo:hi], adjacency)
         return boggle_scores(lexicon.graph, *boards.chunk(0, hi - lo), min_length, POINTS_TABLE)
 
-    parts = _in_chunks(len(small), threads, run)
-    totals = np.concatenate([np.zeros(0, np.int64), *(t for t, _ in parts)])
-    counts = np.concatenate([np.zeros(0, np.int64), *(c for _, c in parts)])
+    totals, counts = _joined_scores(_in_chunks(len(small), threads, run))
     scored = iter(zip(totals.tolist(), counts.tolist(), strict=True))
     result = []
     for grid, big in zip(grids, large, strict=True):
@@ -170,9 +168,18 @@ def score_boards(
     def run(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         return boggle_scores(lexicon.graph, *boards.chunk(lo, hi), min_length, POINTS_TABLE)
 
-    parts = _in_chunks(n_boards, threads, run)
-    totals = np.concatenate([np.zeros(0, np.int64), *(t for t, _ in parts)])
-    return totals, np.concatenate([np.zeros(0, np.int64), *(c for _, c in parts)])
+    return _joined_scores(_in_chunks(n_boards, threads, run))
+
+
+def _joined_scores(
+    parts: list[tuple[np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The totals and counts of consecutive chunks as two arrays (empty for no chunk)."""
+    empty = np.zeros(0, np.int64)
+    return (
+        np.concatenate([empty, *(totals for totals, _ in parts)]),
+        np.concatenate([empty, *(counts for _, counts in parts)]),
+    )
 
 
 T = TypeVar("T")

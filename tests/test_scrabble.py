@@ -4,6 +4,7 @@ language, all moves and the best N."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -117,6 +118,15 @@ RANDOM_LAYOUT = scrabble.parse_layout(
 )
 
 
+def random_rack(lex: Lexicon, rng: random.Random, blanks: int) -> str:
+    """Seven tiles drawn by the set's counts (CH one tile where the lexicon has it), up to
+    ``blanks`` of them blanks."""
+    counts = tiles.tile_counts(lex.language)
+    blanks = min(blanks, lex.language.blanks)
+    letters = rng.choices(list(counts), weights=list(counts.values()), k=7 - blanks)
+    return "".join(letters) + "?" * blanks
+
+
 @settings(max_examples=12, deadline=None)
 @given(
     st.sampled_from(SCRABBLE_LANGUAGES),
@@ -129,12 +139,9 @@ def test_generator_matches_the_brute_force_on_random_games(code, picks, blanks, 
     generator, the Python one and the brute force on a random rack: the same moves, words,
     positions and scores; the best N are the first N of them."""
     lex = small_lexicon(code)
-    counts = tiles.tile_counts(lex.language)  # CH one tile where the lexicon has it
-    blanks = min(blanks, lex.language.blanks)
     board = scrabble.parse_board("\n".join(["." * 7] * 7), lex.language, RANDOM_LAYOUT)
     for pick in picks:
-        letters = rng.choices(list(counts), weights=list(counts.values()), k=7 - blanks)
-        rack = "".join(letters) + "?" * blanks
+        rack = random_rack(lex, rng, blanks)
         moves = scrabble.find_moves(lex, board, rack)
         assert moves == reference.scrabble_brute_force(lex, board, rack)
         assert moves == reference.scrabble_moves_python(lex, board, rack)
@@ -184,13 +191,9 @@ def test_top_n_arrays_hold_every_move_reaching_the_nth_score(code, picks, blanks
     the moves of the full array that score at least its Nth score, ties included, with blanks;
     the board prepared once serves every rack and top."""
     lex = small_lexicon(code)
-    alphabet = lex.language.alphabet
-    tiles = {t: n for t, n in lex.language.tile_counts.items() if len(t) == 1 and t in alphabet}
-    blanks = min(blanks, lex.language.blanks)
     board = scrabble.parse_board(EMPTY_15, lex.language, STANDARD)
     for pick in picks:
-        rack = "".join(rng.choices(list(tiles), weights=list(tiles.values()), k=7 - blanks))
-        rack += "?" * blanks
+        rack = random_rack(lex, rng, blanks)
         full = scrabble.generate(lex, board, rack)
         for top in (1, 2, 3, 10):
             kept = scrabble.generate(lex, board, rack, top=top)
