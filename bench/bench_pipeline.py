@@ -63,8 +63,17 @@ def tree_rss(process: psutil.Process) -> int:
     return total
 
 
-def timed_build(workdir: Path, *targets: str) -> tuple[float, int]:
-    """Wall seconds and peak summed RSS of one snakemake run in ``workdir``."""
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every finished descendant of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_build(workdir: Path, *targets: str) -> tuple[float, int, float]:
+    """Wall seconds, peak summed RSS and CPU seconds (Snakemake and all its jobs: less
+    dependent on the machine's other load than the wall time) of one snakemake run in
+    ``workdir``."""
+    cpu = children_cpu()
     start = time.perf_counter()
     process = psutil.Popen(
         [
@@ -96,7 +105,7 @@ def timed_build(workdir: Path, *targets: str) -> tuple[float, int]:
     sampler.join()
     if process.returncode:
         sys.exit(f"build failed in {workdir}:\n{stderr.decode()[-3000:]}")
-    return time.perf_counter() - start, peak
+    return time.perf_counter() - start, peak, children_cpu() - cpu
 
 
 def fresh_workdir() -> Path:
@@ -107,13 +116,14 @@ def fresh_workdir() -> Path:
 
 
 def bench_build(runs: int) -> None:
-    walls, peaks, noops = [], [], []
+    walls, peaks, cpus, noops = [], [], [], []
     for _ in range(runs):
         workdir = fresh_workdir()
         try:
-            wall, peak = timed_build(workdir)
+            wall, peak, cpu = timed_build(workdir)
             walls.append(wall)
             peaks.append(peak)
+            cpus.append(cpu)
             noops.append(timed_build(workdir)[0])
         finally:
             shutil.rmtree(workdir)
@@ -121,7 +131,8 @@ def bench_build(runs: int) -> None:
     print(
         f"clean full build ({os.cpu_count()} cores), median of {runs}: "
         f"{statistics.median(walls):.1f} s "
-        f"(runs: {', '.join(f'{w:.1f}' for w in walls)})"
+        f"(runs: {', '.join(f'{w:.1f}' for w in walls)}); "
+        f"CPU {statistics.median(cpus):.1f} s (runs: {', '.join(f'{c:.1f}' for c in cpus)})"
     )
     print(
         f"  peak memory, all processes summed: {max(peaks) / 2**30:.2f} GiB; "
@@ -225,9 +236,10 @@ def bench_large(count: int) -> None:
         (workdir / "config").mkdir()
         (workdir / "config/config.yaml").write_text(LARGE_CONFIG, encoding="utf-8")
         (workdir / "large.txt").write_text("\n".join(synthetic_words(count)) + "\n")
-        wall, peak = timed_build(workdir, "build/stage/large/manifest.json")
+        wall, peak, cpu = timed_build(workdir, "build/stage/large/manifest.json")
         print(
             f"large lexicon, {count:,} synthetic words to its manifest: {wall:.1f} s wall, "
+            f"{cpu:.1f} s CPU, "
             f"peak memory {peak / 2**30:.2f} GiB summed"
         )
         for step in LARGE_STEPS:

@@ -45,7 +45,7 @@ def read_yaml(path: Path) -> Any:
     """A YAML document; UserError naming the file and line on any problem (duplicate keys too)."""
     import yaml  # only for YAML files, never for a built lexicon
 
-    class StrictLoader(yaml.SafeLoader):
+    class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml when built in
         pass
 
     def mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict:
@@ -92,7 +92,16 @@ def validate(document: Any, schema_name: str, path: Path | str) -> None:
     if errors:
         error = errors[0]
         where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise UserError(f"{path}: {where}: {excerpt(error.message)}")
+        raise UserError(f"{path}: {where}: {schema_message(error)}")
+
+
+def schema_message(error: Any) -> str:
+    """A jsonschema error's message, short: the offending value it begins with (a long list,
+    a whole mapping) elided, so the reason after it (``is too long``) still shows."""
+    quoted = repr(error.instance)
+    if error.message.startswith(quoted):
+        return excerpt(quoted) + excerpt(error.message[len(quoted) :], 80)
+    return excerpt(error.message)
 
 
 def check_language_data(data: dict[str, Any], path: Path | str) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import string
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -63,36 +62,32 @@ class Normalizer:
     def normalize_all(self, entries: Iterable[str]) -> Iterator[str]:
         """The normalized words of ``entries`` (rejections counted, ``read`` counts entries).
 
-        Plain lowercase ASCII entries, nearly all of a real list, take a short path that gives
-        the same result as ``__call__``.
+        Plain lowercase entries, nearly all of a real list, take a short path that gives the
+        same result as ``__call__``.
         """
         case_sensitive = self.case_sensitive
-        tokenize = self.language.tokenize if self.language.tile_symbols else None
-        shortest, longest = self.language.min_length, self.language.max_length
-        ascii_ok = self._letters.issuperset(string.ascii_uppercase)
+        language = self.language
+        tokenize = language.tokenize if language.tile_symbols else None
+        shortest, longest = language.min_length, language.max_length
+        letters = self._letters
         classifier = self._classifier
         lowercase = self.lowercase if self.track_case else None
         read = 0
         for entry in entries:
             read += 1
-            if (
-                ascii_ok
-                and shortest <= len(entry) <= longest
-                and entry.isascii()
-                and entry.isalpha()
-                and (not case_sensitive or entry.islower())
-            ):
-                word = entry.upper()
-                reason = classifier.reason(word) if classifier else None
-                if reason is None and tokenize and len(word := tokenize(word)) < shortest:
-                    reason = "too-short"  # fewer tiles than letters: LL is one tile
-                if reason is None:
-                    if lowercase is not None and entry[0].islower():
-                        lowercase.add(word)
-                    yield word
-                else:
-                    self._reject(reason, entry)
-                continue
+            if entry.isalpha() and (not case_sensitive or entry.islower()):
+                word = entry.upper() if entry.isascii() else fold_word(entry, language)
+                if shortest <= len(word) <= longest and letters.issuperset(word):
+                    reason = classifier.reason(word) if classifier else None
+                    if reason is None and tokenize and len(word := tokenize(word)) < shortest:
+                        reason = "too-short"  # fewer tiles than letters: LL is one tile
+                    if reason is None:
+                        if lowercase is not None and entry[0].islower():
+                            lowercase.add(word)
+                        yield word
+                    else:
+                        self._reject(reason, entry)
+                    continue
             word = self(entry)
             if word is not None:
                 if lowercase is not None and entry[:1].islower():

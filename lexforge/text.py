@@ -36,9 +36,13 @@ def fold_word(word: str, language: Language) -> str:
     """
     if not language.keep:
         return _drop_joiners(_fold(word, language), language.joiners)
+    composed = unicodedata.normalize("NFC", word)
+    upper = composed.upper()  # a kept character's uppercase is in it: most words have none
+    if not any(letter in upper for letter in language.keep):
+        return _drop_joiners(_fold(composed, language), language.joiners)
     pieces = []
     run = ""
-    for char in unicodedata.normalize("NFC", word):
+    for char in composed:
         if char.upper() in language.keep:
             pieces += [_fold(run, language), char.upper()]
             run = ""
@@ -85,10 +89,22 @@ def _drop_joiners(word: str, joiners: str) -> str:
     )
 
 
+class _CombiningMarks(dict[int, int | None]):
+    """A ``str.translate`` table that deletes combining marks, filled as characters are met
+    (a character seen before costs no Python call)."""
+
+    def __missing__(self, code: int) -> int | None:
+        value = None if unicodedata.combining(chr(code)) else code
+        self[code] = value
+        return value
+
+
+_DROP_MARKS = _CombiningMarks()
+
+
 def _fold(text: str, language: Language) -> str:
     """NFKD, marks dropped, uppercased, letters NFKD leaves whole folded."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c)).upper()
+    stripped = unicodedata.normalize("NFKD", text).translate(_DROP_MARKS).upper()
     if stripped.isascii():
         return stripped
     fold_items = tuple(sorted(language.fold.items()))

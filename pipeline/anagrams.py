@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,61 +32,116 @@ from pipeline.step import lexicon_spec, step_parser
 log = logging.getLogger("pipeline.anagrams")
 
 
-def anagram_index(words: list[str]) -> tuple[list[str], list[str]]:
-    """``KEY=WORD`` lines in bytewise order, and the distinct keys in order, for sorted ``words``
-    (KEY: the word's letters sorted by code point).
+class AnagramIndex(NamedTuple):
+    """The anagram index of sorted words (``anagram_index``)."""
+
+    lines: list[str]  # KEY=WORD, bytewise order
+    keys: list[str]  # the distinct keys, in order (a key's id is its rank)
+    offsets: np.ndarray  # per key, the UTF-8 byte offset of its first line; then the total
+
+
+def anagram_index(words: list[str], alphabet: str | None = None) -> AnagramIndex:
+    """The ``KEY=WORD`` lines in bytewise order, the distinct keys and their line offsets, for
+    sorted ``words`` (KEY: the word's letters sorted by code point), whose letters are those
+    of ``alphabet`` when given (faster than finding them).
 
     ``=`` sorts before every letter, so bytewise line order is (key, word) order: a stable sort
     of the already sorted words by key. The lines equal
     ``sorted("".join(sorted(w)) + "=" + w for w in words)`` (code point order is UTF-8 byte order).
     Vectorized over the words' letter codes (``lexforge.graph.letter_matrix``: a byte a letter
-    for up to 254 distinct letters, as every shipped language has).
+    for up to 253 distinct letters, as every shipped language has): the lines are assembled as
+    one code matrix and decoded at once, not string by string.
     """
     if not words:
-        return [], []
-    letters = sorted(set("".join(words)))  # code-point order, so code order is key order
+        return AnagramIndex([], [], np.zeros(1, dtype="<u8"))
+    # Code-point order, so code order is key order.
+    letters = sorted(set(alphabet) if alphabet else set("".join(words)))
     width = max(map(len, words))
+    spelled = letter_matrix(words, letters, width)
+    if spelled.dtype != np.uint8 or len(letters) > 253:  # two codes left for "=" and newline
+        return _anagram_index_by_string(words, letters, width)
+    codes = spelled.copy()
+    codes[codes == 0] = 255  # padding (0) moved after every real letter, then back
+    codes.sort(axis=1)
+    codes[codes == 255] = 0
+    order = np.argsort(codes.view(f"S{width}").ravel(), kind="stable")
+    codes = codes[order]
+    is_first = np.r_[True, np.any(codes[1:] != codes[:-1], axis=1)]
+    equals, newline = len(letters) + 1, len(letters) + 2
+    line_codes = np.zeros((len(words), 2 * width + 2), dtype=np.uint8)
+    line_codes[:, :width] = codes
+    line_codes[:, width] = equals
+    line_codes[:, width + 1 : 2 * width + 1] = spelled[order]
+    line_codes[:, -1] = newline
+    del spelled
+    characters = [*letters, "=", "\n"]
+    lines = _decode(line_codes, characters).split("\n")[:-1]
+    del line_codes
+    key_codes = np.zeros((int(np.count_nonzero(is_first)), width + 1), dtype=np.uint8)
+    key_codes[:, :width] = codes[is_first]
+    key_codes[:, -1] = newline
+    keys = _decode(key_codes, characters).split("\n")[:-1]
+    byte_lengths = np.array([0, *(len(c.encode("utf-8")) for c in letters)], dtype=np.uint8)
+    key_bytes = byte_lengths[codes].sum(axis=1, dtype=np.uint64)
+    line_bytes = 2 * key_bytes + 2  # KEY=WORD\n
+    starts = np.r_[np.uint64(0), np.cumsum(line_bytes, dtype=np.uint64)]
+    offsets = np.r_[starts[:-1][is_first], starts[-1:]].astype("<u8")
+    return AnagramIndex(lines, keys, offsets)
+
+
+def _decode(codes: np.ndarray, characters: list[str]) -> str:
+    """The text of a code matrix, row by row, padding (0) dropped; code c is
+    ``characters[c - 1]``."""
+    flat = codes[codes != 0]
+    if max(map(ord, characters)) < 256:
+        table = np.frombuffer(b"\0" + "".join(characters).encode("latin-1"), dtype=np.uint8)
+        return table[flat].tobytes().decode("latin-1")
+    table = np.array([0, *map(ord, characters)], dtype="<u4")
+    return table[flat].tobytes().decode("utf-32-le")
+
+
+def _anagram_index_by_string(words: list[str], letters: list[str], width: int) -> AnagramIndex:
+    """``anagram_index`` for alphabets of more than 253 letters: keys spelled one by one."""
     codes = letter_matrix(words, letters, width).copy()
-    compact = codes.dtype == np.uint8
-    pad = np.iinfo(codes.dtype).max  # padding (0) moved after every real letter, then back
+    pad = np.iinfo(codes.dtype).max
     codes[codes == 0] = pad
     codes.sort(axis=1)
     codes[codes == pad] = 0
-    keys = codes.view(f"S{width}" if compact else f"U{width}").ravel()
-    del codes
+    keys = codes.view(f"U{width}" if codes.dtype == np.uint32 else f"S{width}").ravel()
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
     first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    spelled = _spell(keys, letters, compact)
-    lines = [key + "=" + words[i] for key, i in zip(spelled, order.tolist(), strict=True)]
-    return lines, [spelled[i] for i in first.tolist()]
-
-
-def _spell(keys: np.ndarray, letters: list[str], compact: bool) -> list[str]:
-    """The keys of a code matrix's row view (``S``/``U`` items, trailing 0s dropped), spelled."""
     table = {code: ord(letter) for code, letter in enumerate(letters, start=1)}
-    if compact:
-        return [key.decode("latin-1").translate(table) for key in keys.tolist()]
-    return [key.translate(table) for key in keys.tolist()]
+    if keys.dtype.kind == "S":
+        spelled = [key.decode("latin-1").translate(table) for key in keys.tolist()]
+    else:
+        spelled = [key.translate(table) for key in keys.tolist()]
+    lines = [key + "=" + words[i] for key, i in zip(spelled, order.tolist(), strict=True)]
+    return AnagramIndex(lines, [spelled[i] for i in first.tolist()], class_offsets(lines))
+
+
+def class_offsets(lines: list[str]) -> np.ndarray:
+    """``anagram_class_offsets`` of sorted ``KEY=WORD`` lines, as the array saved."""
+    return np.asarray(anagram_class_offsets(lines), dtype="<u8")
 
 
 def anagram_lines(words: list[str]) -> list[str]:
     """The ``anagrams.txt`` lines of sorted ``words`` (see ``anagram_index``)."""
-    return anagram_index(words)[0]
+    return anagram_index(words).lines
 
 
 def build_index(words: list[str], alphabet: str, out: Path) -> int:
     """Write the four anagram artifacts of sorted ``words`` into ``out``; the number of lines.
     Each large list is dropped once written (a caller that passes its only reference to
     ``words`` lets that go too)."""
-    lines, keys = anagram_index(words)
+    lines, keys, offsets = anagram_index(words, alphabet)
     del words
     ids = np.arange(len(keys), dtype=np.int32)  # a key's id is its rank
     save_array(build_sorted_graph(keys, ids, alphabet), out / ANAGRAM_GRAPH_FILE)
     del keys, ids
+    save_array(offsets, out / ANAGRAM_CLASSES_FILE)
     write_lines(lines, out / "anagrams.txt")
     save_trie(lines, out / "anagrams.marisa")
-    save_array(np.asarray(anagram_class_offsets(lines), dtype="<u8"), out / ANAGRAM_CLASSES_FILE)
     return len(lines)
 
 

@@ -21,6 +21,7 @@ from lexforge.language import (
     find_language_file,
     load_language_data,
     read_yaml,
+    schema_message,
 )
 from lexforge.reasons import DEFAULT_REJECT
 from lexforge.sources import CASE_SENSITIVE
@@ -103,7 +104,7 @@ def load_config(path: Path | str = "config/config.yaml", check_files: bool = Tru
     )
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
-        raise UserError(f"{path}: {where}: {excerpt(errors[0].message)}")
+        raise UserError(f"{path}: {where}: {schema_message(errors[0])}")
     return resolve_config(data, path, check_files)
 
 

@@ -16,7 +16,7 @@ Artifacts section documents every column.
 
     python -m pipeline.tables --config config/config.yaml --lexicon fr \
         --words build/work/fr/words.tsv --sources build/work/fr/sources.json \
-        --anagrams build/fr/anagrams.txt --out build/fr
+        --anagrams build/fr/anagrams.txt --classes build/fr/anagram-classes.npy --out build/fr
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from lexforge.atomic import atomic_path
 from lexforge.errors import report_user_errors
+from lexforge.graph import letter_matrix
 from lexforge.language import Language
-from pipeline.frames import read_words_frame
+from pipeline.compile import read_words_and_masks
 from pipeline.step import lexicon_spec, step_parser
 
 #: The columns of stats.parquet, in order; every one but lexicon, metric and value may be null.
@@ -52,30 +52,21 @@ STATS_SCHEMA = pa.schema(
 )
 
 
-def letter_table(lexicon: str, words: pd.Series, language: Language) -> pa.Table:
+def letter_table(lexicon: str, words: list[str], language: Language) -> pa.Table:
     alphabet = list(language.alphabet)
     spelled = [language.spell(c) for c in alphabet]  # a tile symbol as its tile (CH)
     letters = alphabet + [tile for tile in language.tile_counts if tile not in spelled]
-    occurrences = letter_counts("".join(words.tolist()))
-    initial = words.str[0].value_counts()
-    total = sum(occurrences.get(c, 0) for c in alphabet)
-    counts = [occurrences.get(c, 0) if c in alphabet else 0 for c in letters]
+    occurrences, containing, initial = letter_counts(words, alphabet)
+    total = sum(occurrences.values())
+    counts = [occurrences.get(c, 0) for c in letters]
     return pa.table(
         {
             "lexicon": pa.array([lexicon] * len(letters), pa.string()),
             "letter": pa.array([language.spell(c) for c in letters], pa.string()),
             "occurrences": pa.array(counts, pa.int64()),
             "frequency": pa.array([count / total for count in counts], pa.float64()),
-            "words_containing": pa.array(
-                [
-                    int(words.str.contains(c, regex=False).sum()) if c in alphabet else 0
-                    for c in letters
-                ],
-                pa.int64(),
-            ),
-            "word_initial": pa.array(
-                [int(initial.get(c, 0)) if c in alphabet else 0 for c in letters], pa.int64()
-            ),
+            "words_containing": pa.array([containing.get(c, 0) for c in letters], pa.int64()),
+            "word_initial": pa.array([initial.get(c, 0) for c in letters], pa.int64()),
             "in_alphabet": pa.array([c in alphabet for c in letters], pa.bool_()),
             "scrabble_tiles": pa.array(
                 [language.tile_counts.get(language.spell(c)) for c in letters], pa.int32()
@@ -86,31 +77,48 @@ def letter_table(lexicon: str, words: pd.Series, language: Language) -> pa.Table
     )
 
 
-def letter_counts(text: str) -> dict[str, int]:
-    """Occurrences of each character of ``text`` (vectorized: millions of words)."""
-    ascii_only = text.isascii()
-    codes = np.frombuffer(
-        text.encode("ascii" if ascii_only else "utf-32-le"), np.uint8 if ascii_only else np.uint32
-    )
-    counts = np.bincount(codes)
-    return {chr(code): int(counts[code]) for code in np.flatnonzero(counts)}
+def letter_counts(
+    words: list[str], alphabet: list[str]
+) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """Per letter of ``alphabet`` (every letter of ``words`` is one): its occurrences, the words
+    holding it, and the words it begins. Vectorized over a letter-code matrix (millions of
+    words): a letter is counted once in a row where, the row sorted, it differs from the code
+    before it."""
+    width = max(map(len, words))
+    codes = letter_matrix(words, alphabet, width)
+    size = len(alphabet) + 1  # code 0: padding
+    occurrences = np.bincount(codes.ravel(), minlength=size)
+    initial = np.bincount(codes[:, 0], minlength=size)
+    ordered = np.sort(codes, axis=1)
+    first = np.ones(ordered.shape, dtype=bool)
+    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    containing = np.bincount(ordered[first], minlength=size)
+
+    def by_letter(counts: np.ndarray) -> dict[str, int]:
+        return {letter: int(counts[code]) for code, letter in enumerate(alphabet, start=1)}
+
+    return by_letter(occurrences), by_letter(containing), by_letter(initial)
 
 
 def stats_table(
-    lexicon: str, words: pd.DataFrame, keys: pd.Series, sources: list[dict]
+    lexicon: str,
+    words: list[str],
+    masks: np.ndarray,
+    class_sizes: np.ndarray,
+    sources: list[dict],
 ) -> pa.Table:
-    """Tidy statistics; ``words`` has columns word and mask (bit i: the i-th source), ``keys``
-    the anagram keys, ``sources`` the words step's per-source statistics."""
+    """Tidy statistics; ``masks`` the words' source bitmasks (bit i: the i-th source),
+    ``class_sizes`` the number of words of each anagram class, ``sources`` the words step's
+    per-source statistics."""
     rows: list[dict] = []
 
     def add(metric: str, value: int, **dimensions: object) -> None:
         rows.append({"lexicon": lexicon, "metric": metric, **dimensions, "value": int(value)})
 
-    lengths = words["word"].str.len().to_numpy()
-    masks = words["mask"].to_numpy()
+    lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
     for length, count in _counts(lengths):
         add("word_length", count, length=length)
-    for size, count in _counts(keys.value_counts().to_numpy()):
+    for size, count in _counts(class_sizes):
         add("anagram_class_size", count, class_size=size)
     for source in sources:
         for metric in ("read", "kept", "words"):
@@ -144,17 +152,12 @@ def write_parquet(table: pa.Table, path: Path) -> None:
         pq.write_table(table, tmp, compression="zstd")
 
 
-def read_anagram_keys(path: Path) -> pd.Series:
-    lines = pd.read_csv(
-        path,
-        sep="=",
-        names=["key", "word"],
-        dtype=str,
-        engine="pyarrow",
-        keep_default_na=False,
-        na_values=[],
-    )
-    return lines["key"]
+def anagram_class_sizes(anagrams: Path, offsets: Path) -> np.ndarray:
+    """The number of lines of each anagram class: the newlines of ``anagrams.txt`` between the
+    byte offsets of ``anagram-classes.npy`` where its classes begin."""
+    text = np.fromfile(anagrams, dtype=np.uint8)
+    line_ends = np.flatnonzero(text == ord("\n"))
+    return np.diff(np.searchsorted(line_ends, np.load(offsets, allow_pickle=False)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,15 +165,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--words", type=Path, required=True)
     parser.add_argument("--sources", type=Path, required=True)
     parser.add_argument("--anagrams", type=Path, required=True, help="the compiled anagrams.txt")
+    parser.add_argument(
+        "--classes", type=Path, required=True, help="the compiled anagram-classes.npy"
+    )
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     spec = lexicon_spec(args)
-    words = read_words_frame(args.words)
+    words, masks = read_words_and_masks(args.words)
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
-    language = spec.language
-    write_parquet(letter_table(args.lexicon, words["word"], language), args.out / "letters.parquet")
-    keys = read_anagram_keys(args.anagrams)
-    write_parquet(stats_table(args.lexicon, words, keys, sources), args.out / "stats.parquet")
+    letters = letter_table(args.lexicon, words, spec.language)
+    write_parquet(letters, args.out / "letters.parquet")
+    sizes = anagram_class_sizes(args.anagrams, args.classes)
+    stats = stats_table(args.lexicon, words, masks, sizes, sources)
+    write_parquet(stats, args.out / "stats.parquet")
     return 0
 
 

@@ -25,6 +25,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.normalize import Normalizer
@@ -120,13 +122,11 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
     words = sorted(kept)
     if not words:
         raise UserError(f"lexicon '{spec.name}': no word survives normalization; check its sources")
-    masks = [0] * len(words)
+    masks = np.zeros(len(words), dtype=np.uint64)  # bit i: the i-th source (64 at most)
     for index, unique in enumerate(per_source):
-        bit = 1 << index
-        masks = [
-            mask | bit if word in unique else mask for word, mask in zip(words, masks, strict=True)
-        ]
-    return words, masks, stats
+        held = np.fromiter(map(unique.__contains__, words), dtype=bool, count=len(words))
+        masks[held] |= np.uint64(1) << np.uint64(index)
+    return words, masks.tolist(), stats
 
 
 def compose(
@@ -140,7 +140,8 @@ def compose(
         return set().union(*(w for w, r in zip(per_source, roles, strict=True) if r in wanted))
 
     trusted = union("trusted")
-    candidates = union("add") - trusted
+    candidates = union("add")
+    candidates -= trusted
     few: set[str] = set()
     if min_sources > 1:
         counts: Counter[str] = Counter()
@@ -149,7 +150,8 @@ def compose(
                 counts.update(words & candidates)
         few = {word for word in candidates if counts[word] < min_sources}
     unconfirmed = candidates - few - union("confirm") if "confirm" in roles else set()
-    kept = trusted | (candidates - few - unconfirmed)
+    kept = candidates - few - unconfirmed if few or unconfirmed else candidates
+    kept |= trusted
     not_in_list: set[str] = set()
     for words, role in zip(per_source, roles, strict=True):
         if role == "exact":

@@ -6,6 +6,7 @@ rule tables:
         words="build/work/{lexicon}/words.tsv",
         sources="build/work/{lexicon}/sources.json",
         anagrams="build/stage/{lexicon}/anagrams.txt",
+        classes="build/stage/{lexicon}/anagram-classes.npy",
     output:
         letters="build/stage/{lexicon}/letters.parquet",
         stats="build/stage/{lexicon}/stats.parquet",
@@ -23,7 +24,7 @@ rule tables:
     shell:
         "{PYTHON} -m pipeline.tables --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --sources {input.sources} --anagrams {input.anagrams}"
-        " --out build/stage/{wildcards.lexicon} 2> {log}"
+        " --classes {input.classes} --out build/stage/{wildcards.lexicon} 2> {log}"
         " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
 
 

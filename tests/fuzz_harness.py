@@ -202,17 +202,18 @@ def command_lines(draw: st.DrawFn, command: str | None = None) -> tuple[list[str
 
 
 class _CappedOutput(io.RawIOBase):
-    """A byte sink that keeps what it is given and breaks like a closed pipe once
-    ``OUTPUT_CAP`` bytes were written."""
+    """A byte sink that keeps what it is given and breaks like a closed pipe once ``cap``
+    bytes were written."""
 
-    def __init__(self) -> None:
+    def __init__(self, cap: int) -> None:
         self.data = bytearray()
+        self.cap = cap
 
     def writable(self) -> bool:
         return True
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
-        if len(self.data) + len(data) > OUTPUT_CAP:
+        if len(self.data) + len(data) > self.cap:
             raise BrokenPipeError("output cap reached")
         self.data += data
         return len(data)
@@ -226,11 +227,12 @@ class Outcome:
     stdout: bytes  # at most OUTPUT_CAP bytes
 
 
-def run(argv: list[str], stdin: str = "") -> Outcome:
-    """Run ``lexforge ARGV`` in this process with ``stdin``; its outcome."""
+def run(argv: list[str], stdin: str = "", cap: int = OUTPUT_CAP) -> Outcome:
+    """Run ``lexforge ARGV`` in this process with ``stdin``; its outcome (stdout past ``cap``
+    bytes breaks like a closed pipe)."""
     saved = sys.stdin, sys.stdout, sys.stderr
     errors = io.StringIO()
-    output = _CappedOutput()
+    output = _CappedOutput(cap)
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8", "surrogatepass")))
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(output), encoding="utf-8")
     sys.stderr = errors

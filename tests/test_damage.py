@@ -13,6 +13,7 @@ import random
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from lexforge import boggle, ruzzle, scrabble
@@ -57,7 +58,7 @@ def pristine(tmp_path_factory, build_dir) -> tuple[Path, list]:
     words = sorted([*random.Random(7).sample(text, 4000), "ETOILES", "STAR", "TOILE", "SOIE"])
     language_text = (build_dir / "fr/language.json").read_text(encoding="utf-8")
     unique = sorted(set(words))
-    masks = [1 + (i % 3 == 0) * 2 for i in range(len(unique))]  # two sources
+    masks = np.array([1 + (i % 3 == 0) * 2 for i in range(len(unique))])  # two sources
     compile_lexicon(unique, masks, ["dict:a", "aspell:b"], language_text, language.alphabet, folder)
     build_index(sorted(set(words)), language.alphabet, folder)
     artifacts = [

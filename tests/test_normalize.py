@@ -116,3 +116,28 @@ def test_aspell_source_statistics_include_pruned_forms():
     assert aspell["read"] == 439_461  # every form aspell expands, duplicates included
     assert aspell["read"] == aspell["kept"] + sum(aspell["rejected"].values())
     assert aspell["rejected"]["hyphen"] >= 20 and len(words) == len(masks) == aspell["words"]
+
+
+def test_a_lexicon_takes_at_most_64_sources(tmp_path):
+    """A word's sources are the bits of a 64-bit mask: a 65th source is refused in one line
+    that names the reason."""
+    from lexforge.errors import UserError
+    from pipeline.config import load_config
+
+    sources = "".join(f"      - {{format: ods, path: list{i}.txt}}\n" for i in range(65))
+    config = tmp_path / "config.yaml"
+    config.write_text(f"lexicons:\n  en:\n    language: en\n    sources:\n{sources}")
+    with pytest.raises(UserError, match=r"lexicons/en/sources: .* is too long$") as error:
+        load_config(config, check_files=False)
+    assert "\n" not in str(error.value) and len(str(error.value)) < 200
+
+
+@pytest.mark.parametrize(
+    ("entry", "folded"),
+    [("äpfel", "ÄPFEL"), ("Über", "ÜBER"), ("café", "CAFE"), ("straße", "STRASSE"),
+     ("a\u0308rger", "ÄRGER"), ("Œuvre", "OEUVRE"), ("ÅNGSTRÖM", "ANGSTRÖM")],
+)  # fmt: skip
+def test_kept_letters_stay_whole_and_the_rest_folds(entry, folded):
+    """de-scrabble keeps Ä Ö Ü (composed or not); every other letter folds as in de."""
+    language = Language.load("de").replace(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ", keep="ÄÖÜ")
+    assert fold_word(entry, language) == folded

@@ -9,10 +9,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from lexforge.errors import UserError
+from lexforge.lexicon import anagram_class_offsets
 from lexforge.report import load_report, render_text
 from pipeline import report as step
 from pipeline import tables
@@ -36,6 +38,8 @@ def write_inputs(folder: Path, words: dict[str, int], alphabet_rejections: int) 
     (folder / "words.tsv").write_text("".join(f"{w}\t{words[w]}\n" for w in ordered))
     keys = sorted("".join(sorted(w)) + "=" + w for w in ordered)
     (folder / "anagrams.txt").write_text("\n".join(keys) + "\n")
+    offsets = np.asarray(anagram_class_offsets(keys), dtype="<u8")
+    np.save(folder / "anagram-classes.npy", offsets)
     holds = [sum(1 for m in words.values() if m >> i & 1) for i in range(2)]
     sources = [
         {"id": SOURCES[0], "read": holds[0] + 7, "kept": holds[0], "words": holds[0],
@@ -47,6 +51,7 @@ def write_inputs(folder: Path, words: dict[str, int], alphabet_rejections: int) 
     (folder / "sources.json").write_text(json.dumps(sources))
     common = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out", str(folder)]
     inputs = {name: str(folder / f"{name}.{kind}") for name, kind in INPUTS}
+    inputs["classes"] = str(folder / "anagram-classes.npy")
     assert tables.main([*common, *(f"--{k}={v}" for k, v in inputs.items())]) == 0
     return [
         *common,

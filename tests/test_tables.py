@@ -3,21 +3,32 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 
 from lexforge.language import Language
+from lexforge.lexicon import anagram_class_offsets
 from pipeline.tables import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def anagram_args(folder: Path, words: list[str]) -> list[str]:
+    """anagrams.txt (its lines by their definition) and anagram-classes.npy (by the plain loop
+    of lexforge.lexicon) of ``words``, as the anagrams step writes them; the step's arguments."""
+    lines = sorted("".join(sorted(w)) + "=" + w for w in words)
+    (folder / "anagrams.txt").write_text("\n".join(lines) + "\n")
+    classes = folder / "anagram-classes.npy"
+    np.save(classes, np.asarray(anagram_class_offsets(lines), dtype="<u8"))
+    return ["--anagrams", str(folder / "anagrams.txt"), "--classes", str(classes)]
+
+
 def test_words_that_look_like_missing_values_stay_words(tmp_path):
     words = ["NA", "NAN", "NULL", "NONE", "TRUE"]
     (tmp_path / "words.tsv").write_text("".join(f"{w}\t1\n" for w in words))
-    lines = sorted("".join(sorted(w)) + "=" + w for w in words)
-    (tmp_path / "anagrams.txt").write_text("\n".join(lines) + "\n")
     sources = '[{"id": "dict:x", "read": 5, "kept": 5, "words": 5, "rejected": {"dot": 0}}]'
     (tmp_path / "sources.json").write_text(sources)
     args = [
@@ -31,8 +42,7 @@ def test_words_that_look_like_missing_values_stay_words(tmp_path):
         str(tmp_path / "words.tsv"),
         "--sources",
         str(tmp_path / "sources.json"),
-        "--anagrams",
-        str(tmp_path / "anagrams.txt"),
+        *anagram_args(tmp_path, words),
     ]
     assert main(args) == 0
     letters = {r["letter"]: r for r in pq.read_table(tmp_path / "letters.parquet").to_pylist()}
@@ -53,8 +63,6 @@ def test_sources_combined_and_examples(tmp_path):
     """Two sources: per-source lengths, words held by one alone, the overlap, and rejection
     examples carried over from sources.json when the words step gives them (and not required)."""
     (tmp_path / "words.tsv").write_text("AB\t3\nABC\t1\nABCD\t2\nABCDE\t3\n")
-    lines = sorted("".join(sorted(w)) + "=" + w for w in ["AB", "ABC", "ABCD", "ABCDE"])
-    (tmp_path / "anagrams.txt").write_text("\n".join(lines) + "\n")
     first = {"id": "dict:a", "read": 4, "kept": 3, "words": 3, "rejected": {"hyphen": 1}}
     second = {
         **first,
@@ -66,8 +74,9 @@ def test_sources_combined_and_examples(tmp_path):
     }
     (tmp_path / "sources.json").write_text(json.dumps([first, second]))
     args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "fr", "--out", str(tmp_path)]
-    for name in ("words.tsv", "sources.json", "anagrams.txt"):
+    for name in ("words.tsv", "sources.json"):
         args += [f"--{name.split('.')[0]}", str(tmp_path / name)]
+    args += anagram_args(tmp_path, ["AB", "ABC", "ABCD", "ABCDE"])
     assert main(args) == 0
     rows = pq.read_table(tmp_path / "stats.parquet").to_pylist()
 
@@ -97,13 +106,12 @@ def test_sources_combined_and_examples(tmp_path):
 def test_letters_list_every_tile_of_the_language(tmp_path):
     """German Scrabble has Ä Ö Ü tiles the default lexicon folds: listed, with zero counts."""
     (tmp_path / "words.tsv").write_text("AEPFEL\t1\nUBER\t1\n")
-    (tmp_path / "anagrams.txt").write_text("AEEFLP=AEPFEL\nBERU=UBER\n")
     (tmp_path / "sources.json").write_text(
         '[{"id": "dict:x", "read": 2, "kept": 2, "words": 2, "rejected": {}}]'
     )
     args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "de", "--out"]
     args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]
-    args += [str(tmp_path / "sources.json"), "--anagrams", str(tmp_path / "anagrams.txt")]
+    args += [str(tmp_path / "sources.json"), *anagram_args(tmp_path, ["AEPFEL", "UBER"])]
     assert main(args) == 0
     rows = pq.read_table(tmp_path / "letters.parquet").to_pylist()
     tiles = Language.load("de").tile_counts
@@ -111,3 +119,24 @@ def test_letters_list_every_tile_of_the_language(tmp_path):
     umlaut = next(row for row in rows if row["letter"] == "Ü")
     assert umlaut["in_alphabet"] is False and umlaut["occurrences"] == 0
     assert (umlaut["scrabble_tiles"], umlaut["scrabble_value"]) == (1, 6)
+
+
+def test_anagram_class_sizes_and_letter_counts(tmp_path):
+    """Class sizes and per-letter counts against plain Python counts of the same words."""
+    words = sorted(["ABC", "BCA", "CAB", "AB", "BA", "ABCD", "AAB", "BAA", "ZZZ"])
+    (tmp_path / "words.tsv").write_text("".join(f"{w}\t1\n" for w in words))
+    (tmp_path / "sources.json").write_text(
+        '[{"id": "dict:x", "read": 9, "kept": 9, "words": 9, "rejected": {}}]'
+    )
+    args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out"]
+    args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]
+    args += [str(tmp_path / "sources.json"), *anagram_args(tmp_path, words)]
+    assert main(args) == 0
+    stats = pq.read_table(tmp_path / "stats.parquet").to_pylist()
+    sizes = {r["class_size"]: r["value"] for r in stats if r["metric"] == "anagram_class_size"}
+    assert sizes == dict(Counter(Counter("".join(sorted(w)) for w in words).values()))
+    letters = {r["letter"]: r for r in pq.read_table(tmp_path / "letters.parquet").to_pylist()}
+    for letter, row in letters.items():
+        assert row["occurrences"] == "".join(words).count(letter)
+        assert row["words_containing"] == sum(letter in w for w in words)
+        assert row["word_initial"] == sum(w[0] == letter for w in words)
