@@ -58,12 +58,9 @@ def anagram_index(words: list[str], alphabet: str | None = None) -> AnagramIndex
     letters = sorted(set(alphabet) if alphabet else set("".join(words)))
     width = max(map(len, words))
     spelled = letter_matrix(words, letters, width)
-    if spelled.dtype != np.uint8 or len(letters) > 253:  # two codes left for "=" and newline
-        return _anagram_index_by_string(words, letters, width)
-    codes = spelled.copy()
-    codes[codes == 0] = 255  # padding (0) moved after every real letter, then back
-    codes.sort(axis=1)
-    codes[codes == 255] = 0
+    codes = _sorted_rows(spelled)
+    if len(letters) > 253:  # no two one-byte codes left for "=" and newline
+        return _anagram_index_by_string(words, letters, codes)
     order = np.argsort(codes.view(f"S{width}").ravel(), kind="stable")
     codes = codes[order]
     is_first = np.r_[True, np.any(codes[1:] != codes[:-1], axis=1)]
@@ -100,13 +97,23 @@ def _decode(codes: np.ndarray, characters: list[str]) -> str:
     return table[flat].tobytes().decode("utf-32-le")
 
 
-def _anagram_index_by_string(words: list[str], letters: list[str], width: int) -> AnagramIndex:
-    """``anagram_index`` for alphabets of more than 253 letters: keys spelled one by one."""
-    codes = letter_matrix(words, letters, width).copy()
-    pad = np.iinfo(codes.dtype).max
+def _sorted_rows(spelled: np.ndarray) -> np.ndarray:
+    """A copy of a letter-code matrix with each row's codes sorted, padding (0) kept last:
+    the anagram keys' codes."""
+    codes = spelled.copy()
+    pad = np.iinfo(codes.dtype).max  # padding moved after every real letter, then back
     codes[codes == 0] = pad
     codes.sort(axis=1)
     codes[codes == pad] = 0
+    return codes
+
+
+def _anagram_index_by_string(
+    words: list[str], letters: list[str], codes: np.ndarray
+) -> AnagramIndex:
+    """``anagram_index`` for alphabets of more than 253 letters (``codes``: the keys' sorted
+    letter codes): keys spelled one by one."""
+    width = codes.shape[1]
     keys = codes.view(f"U{width}" if codes.dtype == np.uint32 else f"S{width}").ravel()
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
@@ -117,12 +124,8 @@ def _anagram_index_by_string(words: list[str], letters: list[str], width: int) -
     else:
         spelled = [key.translate(table) for key in keys.tolist()]
     lines = [key + "=" + words[i] for key, i in zip(spelled, order.tolist(), strict=True)]
-    return AnagramIndex(lines, [spelled[i] for i in first.tolist()], class_offsets(lines))
-
-
-def class_offsets(lines: list[str]) -> np.ndarray:
-    """``anagram_class_offsets`` of sorted ``KEY=WORD`` lines, as the array saved."""
-    return np.asarray(anagram_class_offsets(lines), dtype="<u8")
+    offsets = np.asarray(anagram_class_offsets(lines), dtype="<u8")
+    return AnagramIndex(lines, [spelled[i] for i in first.tolist()], offsets)
 
 
 def anagram_lines(words: list[str]) -> list[str]:

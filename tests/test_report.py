@@ -9,12 +9,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
+from step_inputs import anagram_args
 
 from lexforge.errors import UserError
-from lexforge.lexicon import anagram_class_offsets
 from lexforge.report import load_report, render_text
 from pipeline import report as step
 from pipeline import tables
@@ -26,7 +25,7 @@ FIRST = {
     "AB": 3, "AH": 1, "BRR": 2, "CAT": 3, "CWM": 1, "DOG": 3, "MIX": 3, "XIV": 2, "HALLO": 3,
     "SHHHH": 2, "ZZZZZ": 1, "RATES": 3, "STARE": 2, "TEARS": 1, "WORDS": 3,
 }  # fmt: skip
-INPUTS = (("words", "tsv"), ("sources", "json"), ("anagrams", "txt"))
+INPUTS = (("words", "tsv"), ("sources", "json"))
 SECOND = {**{w: m for w, m in FIRST.items() if w not in ("AH", "TEARS")}, "OX": 3, "ZEBRA": 1}
 
 
@@ -36,10 +35,6 @@ def write_inputs(folder: Path, words: dict[str, int], alphabet_rejections: int) 
     ordered = sorted(words)
     (folder / "words.txt").write_text("".join(w + "\n" for w in ordered))
     (folder / "words.tsv").write_text("".join(f"{w}\t{words[w]}\n" for w in ordered))
-    keys = sorted("".join(sorted(w)) + "=" + w for w in ordered)
-    (folder / "anagrams.txt").write_text("\n".join(keys) + "\n")
-    offsets = np.asarray(anagram_class_offsets(keys), dtype="<u8")
-    np.save(folder / "anagram-classes.npy", offsets)
     holds = [sum(1 for m in words.values() if m >> i & 1) for i in range(2)]
     sources = [
         {"id": SOURCES[0], "read": holds[0] + 7, "kept": holds[0], "words": holds[0],
@@ -50,9 +45,8 @@ def write_inputs(folder: Path, words: dict[str, int], alphabet_rejections: int) 
     ]  # fmt: skip
     (folder / "sources.json").write_text(json.dumps(sources))
     common = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out", str(folder)]
-    inputs = {name: str(folder / f"{name}.{kind}") for name, kind in INPUTS}
-    inputs["classes"] = str(folder / "anagram-classes.npy")
-    assert tables.main([*common, *(f"--{k}={v}" for k, v in inputs.items())]) == 0
+    inputs = [f"--{name}={folder / f'{name}.{kind}'}" for name, kind in INPUTS]
+    assert tables.main([*common, *inputs, *anagram_args(folder, ordered)]) == 0
     return [
         *common,
         "--words", str(folder / "words.txt"),

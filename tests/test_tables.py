@@ -6,24 +6,13 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
 import pyarrow.parquet as pq
+from step_inputs import anagram_args
 
 from lexforge.language import Language
-from lexforge.lexicon import anagram_class_offsets
 from pipeline.tables import main
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def anagram_args(folder: Path, words: list[str]) -> list[str]:
-    """anagrams.txt (its lines by their definition) and anagram-classes.npy (by the plain loop
-    of lexforge.lexicon) of ``words``, as the anagrams step writes them; the step's arguments."""
-    lines = sorted("".join(sorted(w)) + "=" + w for w in words)
-    (folder / "anagrams.txt").write_text("\n".join(lines) + "\n")
-    classes = folder / "anagram-classes.npy"
-    np.save(classes, np.asarray(anagram_class_offsets(lines), dtype="<u8"))
-    return ["--anagrams", str(folder / "anagrams.txt"), "--classes", str(classes)]
 
 
 def test_words_that_look_like_missing_values_stay_words(tmp_path):
