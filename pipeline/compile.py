@@ -25,7 +25,7 @@ import marisa_trie
 import numpy as np
 
 from lexforge.atomic import atomic_open, atomic_path
-from lexforge.errors import report_user_errors
+from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.graph import GRAPH_FILE, build_sorted_graph
 from lexforge.lexicon import SOURCE_NAMES_FILE, WORD_SOURCES_FILE
 from pipeline.config import language_json
@@ -41,10 +41,16 @@ def read_words_tsv(path: Path) -> list[str]:
 
 
 def read_words_and_masks(path: Path) -> tuple[list[str], np.ndarray]:
-    """The words of a ``words.tsv`` and the source bitmask of each (uint64), in one pass."""
-    fields = path.read_text(encoding="utf-8").replace("\t", "\n").split("\n")
-    del fields[-1]  # after the last line's newline
-    masks = np.array(list(map(int, fields[1::2])), dtype=np.uint64)
+    """The words of a ``words.tsv`` and the source bitmask of each (uint64), in one pass;
+    UserError if it cannot be read or is not one."""
+    try:
+        fields = path.read_text(encoding="utf-8").replace("\t", "\n").split("\n")
+        del fields[-1]  # after the last line's newline
+        if len(fields) % 2:
+            raise ValueError("not WORD<TAB>MASK lines")
+        masks = np.array(list(map(int, fields[1::2])), dtype=np.uint64)
+    except (OSError, ValueError, OverflowError) as error:  # a bad mask: ValueError
+        raise UserError(f"{path}: not a words.tsv ({excerpt(str(error))})") from None
     del fields[1::2]
     return fields, masks
 

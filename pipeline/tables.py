@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +31,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from lexforge.atomic import atomic_path
-from lexforge.errors import report_user_errors
+from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.graph import letter_matrix
 from lexforge.language import Language
 from pipeline.compile import read_words_and_masks
@@ -154,10 +155,29 @@ def write_parquet(table: pa.Table, path: Path) -> None:
 
 def anagram_class_sizes(anagrams: Path, offsets: Path) -> np.ndarray:
     """The number of lines of each anagram class: the newlines of ``anagrams.txt`` between the
-    byte offsets of ``anagram-classes.npy`` where its classes begin."""
-    text = np.fromfile(anagrams, dtype=np.uint8)
+    byte offsets of ``anagram-classes.npy`` where its classes begin. UserError if either is
+    unreadable or the offsets do not fit the text."""
+    text = _read(anagrams, lambda path: np.fromfile(path, dtype=np.uint8))
+    starts = _read(offsets, lambda path: np.load(path, allow_pickle=False))
+    fits = (
+        starts.ndim == 1
+        and starts.dtype.kind == "u"
+        and len(starts) > 0
+        and bool(np.all(starts[1:] > starts[:-1]))
+        and int(starts[-1]) == len(text)
+    )
+    if not fits:
+        raise UserError(f"{offsets}: not the class offsets of {anagrams}; rebuild the lexicon")
     line_ends = np.flatnonzero(text == ord("\n"))
-    return np.diff(np.searchsorted(line_ends, np.load(offsets, allow_pickle=False)))
+    return np.diff(np.searchsorted(line_ends, starts))
+
+
+def _read(path: Path, load: Callable[[Path], np.ndarray]) -> np.ndarray:
+    """``load(path)``; UserError naming the file if it cannot be read."""
+    try:
+        return load(path)
+    except (OSError, ValueError) as error:
+        raise UserError(f"{path}: cannot read ({excerpt(str(error))})") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,10 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     spec = lexicon_spec(args)
     words, masks = read_words_and_masks(args.words)
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
+    sizes = anagram_class_sizes(args.anagrams, args.classes)  # every input read before writing
     letters = letter_table(args.lexicon, words, spec.language)
-    write_parquet(letters, args.out / "letters.parquet")
-    sizes = anagram_class_sizes(args.anagrams, args.classes)
     stats = stats_table(args.lexicon, words, masks, sizes, sources)
+    write_parquet(letters, args.out / "letters.parquet")
     write_parquet(stats, args.out / "stats.parquet")
     return 0
 

@@ -6,9 +6,12 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
+import pytest
 from step_inputs import anagram_args
 
+from lexforge.errors import report_user_errors
 from lexforge.language import Language
 from pipeline.tables import main
 
@@ -129,3 +132,32 @@ def test_anagram_class_sizes_and_letter_counts(tmp_path):
         assert row["occurrences"] == "".join(words).count(letter)
         assert row["words_containing"] == sum(letter in w for w in words)
         assert row["word_initial"] == sum(w[0] == letter for w in words)
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda folder: (folder / "anagram-classes.npy").unlink(), "classes.npy: cannot read"),
+        (lambda folder: (folder / "anagram-classes.npy").write_bytes(b"junk"), "cannot read"),
+        (
+            lambda folder: np.save(folder / "anagram-classes.npy", np.array([0, 3], dtype="<u8")),
+            "not the class offsets of",
+        ),
+        (lambda folder: (folder / "words.tsv").write_text("AB\tx\n"), "not a words.tsv"),
+    ],
+)
+def test_bad_inputs_are_one_line_and_write_nothing(tmp_path, capsys, damage, message):
+    """A missing, foreign or mismatched input: one line naming it, status 1, no table written."""
+    words = ["AB", "BA", "ABC"]
+    (tmp_path / "words.tsv").write_text("".join(f"{w}\t1\n" for w in sorted(words)))
+    (tmp_path / "sources.json").write_text(
+        '[{"id": "dict:x", "read": 3, "kept": 3, "words": 3, "rejected": {}}]'
+    )
+    args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out"]
+    args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]
+    args += [str(tmp_path / "sources.json"), *anagram_args(tmp_path, sorted(words))]
+    damage(tmp_path)
+    assert report_user_errors(lambda: main(args)) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert message in line and "Traceback" not in line
+    assert not list(tmp_path.glob("*.parquet"))
