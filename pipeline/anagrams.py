@@ -27,6 +27,7 @@ from lexforge.errors import report_user_errors
 from lexforge.graph import build_sorted_graph, letter_matrix
 from lexforge.lexicon import ANAGRAM_CLASSES_FILE, ANAGRAM_GRAPH_FILE, anagram_class_offsets
 from pipeline.compile import read_words_tsv, save_array, save_trie, write_lines
+from pipeline.outputs import record_outputs
 from pipeline.step import lexicon_spec, step_parser
 
 log = logging.getLogger("pipeline.anagrams")
@@ -156,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     spec = lexicon_spec(args)
     count = build_index(read_words_tsv(args.words), spec.language.alphabet, args.out)
     log.info("%s: anagram index of %d words in %s", args.lexicon, count, args.out)
+    record_outputs(args)
     return 0
 
 

@@ -29,6 +29,7 @@ from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.graph import GRAPH_FILE, build_sorted_graph
 from lexforge.lexicon import SOURCE_NAMES_FILE, WORD_SOURCES_FILE
 from pipeline.config import language_json
+from pipeline.outputs import record_outputs
 from pipeline.step import lexicon_spec, step_parser
 
 log = logging.getLogger("pipeline.compile")
@@ -117,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     names = [source["id"] for source in json.loads(args.sources.read_text(encoding="utf-8"))]
     compile_lexicon(words, masks, names, language_json(spec), spec.language.alphabet, args.out)
     log.info("%s: %d words compiled into %s", args.lexicon, len(words), args.out)
+    record_outputs(args)
     return 0
 
 

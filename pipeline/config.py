@@ -75,6 +75,7 @@ class LexiconSpec:
     reference_dir: Path
     min_sources: int = 1
     min_name_sources: int = 1
+    priority: int = 0
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,7 @@ def _lexicon(
         reference_dir=Path(spec.get("reference", f"raw/{spec['language']}/reference")),
         min_sources=spec.get("min_sources", 1),
         min_name_sources=spec.get("min_name_sources", 1),
+        priority=spec.get("priority", 0),
     )
 
 

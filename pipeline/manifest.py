@@ -22,7 +22,7 @@ from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.verify import sha256_file
 from pipeline.licenses import licenses, source_entries
-from pipeline.outputs import recorded_hashes
+from pipeline.outputs import record_outputs, recorded_hashes
 from pipeline.step import step_config, step_parser
 
 TOOLS = ("lexforge", "marisa-trie", "numpy", "pyarrow", "snakemake", "unidecode")
@@ -89,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     with atomic_open(args.out) as out:
         json.dump(manifest, out, indent=1, sort_keys=True, ensure_ascii=False)
         out.write("\n")
+    record_outputs(args)
     return 0
 
 

@@ -1,8 +1,9 @@
 """What each build job produced, recorded, so that a damaged or missing artifact is rebuilt.
 
-Every rule ends by recording its outputs (``python -m pipeline.outputs record RECORD FILE…``):
-size, modification time and sha256 of each, in ``build/work/<lexicon>/outputs/<rule>.json``, itself
-an output of the rule. Before Snakemake plans anything, ``stale_records`` compares every record with
+Every rule ends by recording its outputs (the step's own ``--record RECORD FILE…``, which saves a
+process per job; ``python -m pipeline.outputs record RECORD FILE…`` otherwise): size, modification
+time and sha256 of each, in ``build/work/<lexicon>/outputs/<rule>.json``, itself an output of the
+rule. Before Snakemake plans anything, ``stale_records`` compares every record with
 the files: a file that is missing, or whose contents changed (its size or time differ and so does
 its hash), makes the record stale. ``forget`` then deletes the record and the lexicon's
 certificates (``manifest.json``, ``validation.json`` of ``build/stage/<lexicon>/``): Snakemake
@@ -40,6 +41,24 @@ def record(record_path: Path, files: list[Path]) -> None:
     with atomic_open(record_path) as out:
         json.dump(entries, out, indent=1, sort_keys=True)
         out.write("\n")
+
+
+def add_record_option(parser: argparse.ArgumentParser) -> None:
+    """``--record RECORD FILE…``: the step records its outputs itself once it has written them
+    all (``record_outputs``), without a second process."""
+    parser.add_argument(
+        "--record",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="a record file, then the job's outputs: recorded there once the step succeeds",
+    )
+
+
+def record_outputs(args: argparse.Namespace) -> None:
+    """Record the outputs ``--record`` names (nothing if it was not given)."""
+    if args.record:
+        record(args.record[0], args.record[1:])
 
 
 def _problems(record_path: Path) -> Iterator[str]:

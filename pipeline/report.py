@@ -35,6 +35,7 @@ from lexforge.errors import report_user_errors
 from lexforge.language import Language
 from lexforge.report import FORMAT
 from pipeline.frames import read_words_frame
+from pipeline.outputs import record_outputs
 from pipeline.report_html import render_html
 from pipeline.step import lexicon_spec, step_parser
 
@@ -299,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         out.write("\n")
     with atomic_open(args.out / "report.html") as out:
         out.write(render_html(report))
+    record_outputs(args)
     return 0
 
 

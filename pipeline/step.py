@@ -8,13 +8,16 @@ from pathlib import Path
 
 from lexforge.errors import UserError
 from pipeline.config import BuildConfig, LexiconSpec, load_config
+from pipeline.outputs import add_record_option
 
 
 def step_parser(doc: str) -> argparse.ArgumentParser:
-    """A parser with the ``--config`` and ``--lexicon`` options every step takes."""
+    """A parser with the ``--config`` and ``--lexicon`` options every step takes, and
+    ``--record`` (``pipeline.outputs.add_record_option``)."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
     parser.add_argument("--lexicon", required=True)
+    add_record_option(parser)
     return parser
 
 

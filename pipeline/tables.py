@@ -35,6 +35,7 @@ from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.graph import letter_matrix
 from lexforge.language import Language
 from pipeline.compile import read_words_and_masks
+from pipeline.outputs import record_outputs
 from pipeline.step import lexicon_spec, step_parser
 
 #: The columns of stats.parquet, in order; every one but lexicon, metric and value may be null.
@@ -198,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     stats = stats_table(args.lexicon, words, masks, sizes, sources)
     write_parquet(letters, args.out / "letters.parquet")
     write_parquet(stats, args.out / "stats.parquet")
+    record_outputs(args)
     return 0
 
 

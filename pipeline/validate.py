@@ -31,6 +31,7 @@ from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.grid import parse_grids
 from lexforge.lexicon import Lexicon
+from pipeline.outputs import add_record_option, record_outputs
 
 log = logging.getLogger("pipeline.validate")
 SHOWN = 12  # words listed per side of a diff line
@@ -160,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="rewrite expected/<lexicon>.json from the current results",
     )
+    add_record_option(parser)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
     lexicon = Lexicon.open(args.lexicon)
@@ -204,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     with atomic_open(args.out) as out:
         json.dump(result, out, indent=1, sort_keys=True, ensure_ascii=False)
         out.write("\n")
+    record_outputs(args)
     return 0
 
 

@@ -17,10 +17,12 @@ few rejected entries or removed words of each reason in sorted order).
 
 from __future__ import annotations
 
+import gc
 import heapq
 import json
 import logging
 import sys
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +37,7 @@ from lexforge.sources.hunspell import read_hunspell_forms
 from lexforge.sources.read import read_entries
 from lexforge.verify import sha256_file
 from pipeline.config import LexiconSpec, Source
+from pipeline.outputs import record_outputs
 from pipeline.step import lexicon_spec, step_parser
 
 log = logging.getLogger("pipeline.words")
@@ -122,11 +125,23 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
     words = sorted(kept)
     if not words:
         raise UserError(f"lexicon '{spec.name}': no word survives normalization; check its sources")
-    masks = np.zeros(len(words), dtype=np.uint64)  # bit i: the i-th source (64 at most)
+    return words, source_masks(words, per_source).tolist(), stats
+
+
+def source_masks(words: list[str], per_source: list[set[str]]) -> np.ndarray:
+    """Per word of the sorted ``words``, the bitmask of the sources holding it (bit i: the i-th
+    source, 64 at most). A small source's words are found by bisection, a large one's by testing
+    every word."""
+    count = len(words)
+    masks = np.zeros(count, dtype=np.uint64)
     for index, unique in enumerate(per_source):
-        held = np.fromiter(map(unique.__contains__, words), dtype=bool, count=len(words))
-        masks[held] |= np.uint64(1) << np.uint64(index)
-    return words, masks.tolist(), stats
+        bit = np.uint64(1) << np.uint64(index)
+        if len(unique) * 8 < count:
+            found = [i for w in unique if (i := bisect_left(words, w)) < count and words[i] == w]
+            masks[np.array(found, dtype=np.intp)] |= bit
+        else:
+            masks[np.fromiter(map(unique.__contains__, words), dtype=bool, count=count)] |= bit
+    return masks
 
 
 def compose(
@@ -228,12 +243,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sources", type=Path, required=True)
     args = parser.parse_args(argv)
     spec = lexicon_spec(args, check_files=True)
+    # Millions of strings and no reference cycles: the collector's passes over them cost
+    # seconds (2.3 of Italian's 13) and free nothing.
+    gc.disable()
     words, masks, stats = collect_words(spec)
     write_words_tsv(words, masks, args.words)
     with atomic_open(args.sources) as out:
         json.dump(stats, out, indent=1, sort_keys=True)
         out.write("\n")
     log.info("%s: %d words", args.lexicon, len(words))
+    record_outputs(args)
     return 0
 
 

@@ -20,6 +20,7 @@ rule compile:
     resources:
         mem_mb=2560,
         runtime=10,
+    priority: lexicon_priority
     log:
         "build/logs/compile/{lexicon}.log",
     benchmark:
@@ -27,8 +28,7 @@ rule compile:
     shell:
         "{PYTHON} -m pipeline.compile --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --sources {input.sources} --out build/stage/{wildcards.lexicon}"
-        " 2> {log}"
-        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
+        " --record {output.record} {output} 2> {log}"
 
 
 rule anagrams:
@@ -46,11 +46,12 @@ rule anagrams:
     resources:
         mem_mb=1792,
         runtime=10,
+    priority: lexicon_priority
     log:
         "build/logs/anagrams/{lexicon}.log",
     benchmark:
         "build/benchmarks/anagrams/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.anagrams --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --words {input.words} --out build/stage/{wildcards.lexicon} 2> {log}"
-        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
+        " --words {input.words} --out build/stage/{wildcards.lexicon}"
+        " --record {output.record} {output} 2> {log}"

@@ -12,6 +12,7 @@ rule live:
         record="build/work/{lexicon}/outputs/live.json",
     params:
         code=code_hash("pipeline.live"),
+    priority: lexicon_priority
     log:
         "build/logs/live/{lexicon}.log",
     shell:

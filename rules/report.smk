@@ -17,6 +17,7 @@ rule report:
     resources:
         mem_mb=1024,
         runtime=10,
+    priority: lexicon_priority
     log:
         "build/logs/report/{lexicon}.log",
     benchmark:
@@ -24,5 +25,5 @@ rule report:
     shell:
         "{PYTHON} -m pipeline.report --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --words-tsv {input.words_tsv} --stats {input.stats}"
-        " --history build/work/{wildcards.lexicon}/history --out build/stage/{wildcards.lexicon} 2> {log}"
-        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
+        " --history build/work/{wildcards.lexicon}/history --out build/stage/{wildcards.lexicon}"
+        " --record {output.record} {output} 2> {log}"

@@ -17,6 +17,7 @@ rule tables:
     resources:
         mem_mb=1280,
         runtime=10,
+    priority: lexicon_priority
     log:
         "build/logs/tables/{lexicon}.log",
     benchmark:
@@ -24,8 +25,8 @@ rule tables:
     shell:
         "{PYTHON} -m pipeline.tables --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --sources {input.sources} --anagrams {input.anagrams}"
-        " --classes {input.classes} --out build/stage/{wildcards.lexicon} 2> {log}"
-        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
+        " --classes {input.classes} --out build/stage/{wildcards.lexicon}"
+        " --record {output.record} {output} 2> {log}"
 
 
 rule manifest:
@@ -66,6 +67,7 @@ rule manifest:
     resources:
         mem_mb=256,
         runtime=10,
+    priority: lexicon_priority
     log:
         "build/logs/manifest/{lexicon}.log",
     benchmark:
@@ -73,5 +75,4 @@ rule manifest:
     shell:
         "{PYTHON} -m pipeline.manifest --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --sources {input.sources} --records {input.records} --out {output.main}"
-        " {input.artifacts} 2> {log}"
-        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
+        " {input.artifacts} --record {output.record} {output} 2> {log}"

@@ -26,11 +26,12 @@ rule validate:
     resources:
         mem_mb=1280,
         runtime=10,
+    priority: lexicon_priority
     log:
         "build/logs/validate/{lexicon}.log",
     benchmark:
         "build/benchmarks/validate/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.validate --lexicon build/stage/{wildcards.lexicon}"
-        " --reference {params.reference} --out {output.main} 2> {log}"
-        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
+        " --reference {params.reference} --out {output.main}"
+        " --record {output.record} {output} 2> {log}"

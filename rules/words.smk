@@ -15,11 +15,12 @@ rule words:
     resources:
         mem_mb=1280,
         runtime=10,
+    priority: lexicon_priority
     log:
         "build/logs/words/{lexicon}.log",
     benchmark:
         "build/benchmarks/words/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.words --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --words {output.words} --sources {output.sources} 2> {log}"
-        " && {PYTHON} -m pipeline.outputs record {output.record} {output}"
+        " --words {output.words} --sources {output.sources}"
+        " --record {output.record} {output} 2> {log}"
