@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,8 +94,13 @@ def config_schema() -> dict[str, Any]:
     return yaml.safe_load(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
-def load_config(path: Path | str = "config/config.yaml", check_files: bool = True) -> BuildConfig:
-    """The build configuration of a file, validated, every lexicon resolved."""
+def load_config(
+    path: Path | str = "config/config.yaml",
+    check_files: bool = True,
+    only: Collection[str] | None = None,
+) -> BuildConfig:
+    """The build configuration of a file, validated, every lexicon resolved (``only``: just
+    these, as a build step that makes one lexicon needs; the others' languages are not read)."""
     path = Path(path)
     data = read_yaml(path)
     if not isinstance(data, dict):
@@ -106,7 +112,7 @@ def load_config(path: Path | str = "config/config.yaml", check_files: bool = Tru
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
         raise UserError(f"{path}: {where}: {schema_message(errors[0])}")
-    return resolve_config(data, path, check_files)
+    return resolve_config(data, path, check_files, only)
 
 
 def schema_error_line(message: str) -> str:
@@ -125,18 +131,24 @@ def schema_error_line(message: str) -> str:
     return f"{where}: {excerpt(reason, 120)}"
 
 
-def resolve_config(data: dict[str, Any], path: Path, check_files: bool = True) -> BuildConfig:
+def resolve_config(
+    data: dict[str, Any],
+    path: Path,
+    check_files: bool = True,
+    only: Collection[str] | None = None,
+) -> BuildConfig:
     """Resolve an already schema-valid configuration (``path`` names it in messages and is where
     ``languages_dir`` is relative to): languages loaded, overrides merged and checked, sources
-    checked."""
+    checked; of the lexicons named in ``only`` alone, if given."""
     languages_dir = path.parent / data.get("languages_dir", "languages")
     lexicons = {
         name: _lexicon(name, spec, languages_dir, path, check_files)
         for name, spec in data["lexicons"].items()
+        if only is None or name in only
     }
-    default = tuple(data.get("default", lexicons))
+    default = tuple(data.get("default", data["lexicons"]))
     for name in default:
-        if name not in lexicons:
+        if name not in data["lexicons"]:
             raise UserError(f"{path}: default: '{name}' is not a lexicon of this file")
     return BuildConfig(path, data.get("version", "0.0.0"), lexicons, default)
 

@@ -22,9 +22,10 @@ def step_parser(doc: str) -> argparse.ArgumentParser:
 
 
 def step_config(args: argparse.Namespace, *, check_files: bool = False) -> BuildConfig:
-    """The validated configuration, which must name ``--lexicon``; logging set up for the step."""
+    """The validated configuration, which must name ``--lexicon`` (the only lexicon resolved);
+    logging set up for the step."""
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
-    config = load_config(args.config, check_files=check_files)
+    config = load_config(args.config, check_files=check_files, only=(args.lexicon,))
     if args.lexicon not in config.lexicons:
         raise UserError(f"{args.config}: no lexicon '{args.lexicon}'")
     return config
