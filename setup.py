@@ -1,5 +1,6 @@
 """Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
-_phrase.pyx, _rack.pyx) with Cython; the rest of the project's metadata is in pyproject.toml."""
+_phrase.pyx, _rack.pyx) and normalization's plain path (_normalize.pyx) with Cython; the rest of
+the project's metadata is in pyproject.toml."""
 
 import platform
 
@@ -31,9 +32,15 @@ PHRASE = Extension(
 # The rack search: no numpy either.
 RACK = Extension("lexforge._rack", ["lexforge/_rack.pyx"], extra_compile_args=["-O3", *POPCNT])
 
+# Normalization's plain path (ASCII entries), for the pipeline's words step.
+NORMALIZE = Extension(
+    "lexforge._normalize", ["lexforge/_normalize.pyx"], extra_compile_args=["-O3"]
+)
+
 setup(
     ext_modules=cythonize(
-        [SEARCH, SCRABBLE, NODECHECK, PHRASE, RACK], compiler_directives={"language_level": 3}
+        [SEARCH, SCRABBLE, NODECHECK, PHRASE, RACK, NORMALIZE],
+        compiler_directives={"language_level": 3},
     ),
     # setuptools' own scratch space; its default, build/, is where the lexicons are built.
     options={"build": {"build_base": ".setuptools-build"}},

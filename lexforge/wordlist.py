@@ -84,11 +84,9 @@ def normalized_words(path: Path, fmt: str, language: Language) -> list[str]:
     from lexforge.sources.read import read_entries
 
     normalizer = Normalizer(language, case_sensitive=CASE_SENSITIVE[fmt])
-    words = {
-        word
-        for entry in read_entries(fmt, path, reject_chars=normalizer.reject_chars())
-        if (word := normalizer(entry)) is not None
-    }
+    words = normalizer.normalize_distinct(
+        read_entries(fmt, path, reject_chars=normalizer.reject_chars())
+    )
     if not words:
         raise UserError(
             f"{path}: no word of this list is valid in {language.name} "

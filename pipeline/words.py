@@ -77,7 +77,7 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
             entries = read_entries(
                 source.format, source.path, source.encoding, normalizer.reject_chars(), pruned
             )
-        unique = set(normalizer.normalize_all(entries))
+        unique = normalizer.normalize_distinct(entries)
         normalizer.count_pruned(pruned)
         if source.role == "names" and not source.tags:
             unique -= normalizer.lowercase  # a name list's names: its capitalised-only words

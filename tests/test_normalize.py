@@ -5,6 +5,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lexforge.language import Language
 from lexforge.normalize import Normalizer
@@ -141,3 +143,79 @@ def test_kept_letters_stay_whole_and_the_rest_folds(entry, folded):
     """de-scrabble keeps Ä Ö Ü (composed or not); every other letter folds as in de."""
     language = Language.load("de").replace(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ", keep="ÄÖÜ")
     assert fold_word(entry, language) == folded
+
+
+def _outcome(normalizer: Normalizer, words: set[str]) -> tuple:
+    return words, normalizer.rejected, normalizer.examples, normalizer.read, normalizer.lowercase
+
+
+def _reference(language: Language, entries: list[str], **options) -> tuple:
+    """What ``__call__`` gives entry by entry: the definition the compiled plain path meets."""
+    normalizer = Normalizer(language, track_case=True, **options)
+    words = set()
+    for entry in entries:
+        normalizer.read += 1
+        word = normalizer(entry)
+        if word is not None:
+            words.add(word)
+            if entry[:1].islower():
+                normalizer.lowercase.add(word)
+    return _outcome(normalizer, words)
+
+
+def _distinct(language: Language, entries: list[str], **options) -> tuple:
+    normalizer = Normalizer(language, track_case=True, **options)
+    return _outcome(normalizer, normalizer.normalize_distinct(entries))
+
+
+def _lexicon_spec(name: str):
+    from pipeline.config import load_config
+
+    return load_config(ROOT / "config/config.yaml", only=(name,)).lexicons[name]
+
+
+@pytest.mark.parametrize("lexicon", ["en", "fr", "it", "de-scrabble", "es-scrabble"])
+def test_the_compiled_plain_path_equals_normalizing_entry_by_entry(lexicon):
+    """On the first 30,000 entries of each source of a default lexicon (English units and
+    vowelless words, French accents, German kept letters and names sources, Spanish tiles): the
+    same words, rejection counts, examples, entries read and lowercase words."""
+    from itertools import islice
+
+    from lexforge.sources.read import read_entries
+
+    spec = _lexicon_spec(lexicon)
+    for source in spec.sources:
+        if source.tags:
+            continue
+        options = {
+            "case_sensitive": source.case_sensitive or source.role == "names",
+            "reject": spec.reject,
+            "classify": source.role not in ("deny", "names"),
+        }
+        chars = Normalizer(spec.language, **options).reject_chars()
+        entries = list(
+            islice(read_entries(source.format, source.path, source.encoding, chars), 30_000)
+        )
+        assert _distinct(spec.language, entries, **options) == _reference(
+            spec.language, entries, **options
+        ), source.path
+
+
+ENTRY_CHARACTERS = "abceilmnorstuvxyzCIKMLVXÇéñÑ'-. 1"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(ENTRY_CHARACTERS, max_size=7), max_size=40),
+    st.sampled_from(["en", "es-scrabble"]),
+    st.booleans(),
+)
+def test_the_compiled_plain_path_on_random_entries(entries, lexicon, case_sensitive):
+    """Random entries over letters that make units (KM), Roman numerals (XIV), vowelless words,
+    tiles (CH, LL, RR), kept and folded letters, capitals and rejected characters."""
+    language = _LANGUAGES[lexicon]
+    options = {"case_sensitive": case_sensitive}
+    assert _distinct(language, entries, **options) == _reference(language, entries, **options)
+
+
+_LANGUAGES = {name: _lexicon_spec(name).language for name in ("en", "es-scrabble")}
