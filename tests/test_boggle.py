@@ -208,6 +208,29 @@ def test_batch_buffers_grow_for_boards_with_many_words_and_paths():
     ]
 
 
+def test_batch_lists_are_ordinary_lists_for_the_garbage_collector():
+    """The batch keeps the collector off its lists while it makes them (lexforge._search) and
+    hands them back tracked: a cycle a caller makes through one is still collected."""
+    import gc
+    import weakref
+
+    class Holder:
+        pass
+
+    lex = lexicon("CHAT", "THE")
+    grids = [Grid.from_rows([["C", "H"], ["A", "T"]])] * 600  # more than one stretch of boards
+    lists = boggle.solve_batch(lex, grids, threads=1)
+    assert all(gc.is_tracked(words) for words in lists) and gc.is_tracked(lists)
+    words = lists[0]
+    holder = Holder()
+    words.append(holder)
+    holder.words = words  # a cycle through the batch's list
+    gone = weakref.ref(holder)
+    del lists, words, holder
+    gc.collect()
+    assert gone() is None
+
+
 def test_batch_shares_one_neighbour_table_only_among_boards_of_its_size():
     lex = lexicon("CHAT", "THE")
     grids = [Grid.from_rows([["C", "H"], ["A", "T"]]), Grid.from_rows([["T", "H"], ["E", "A"]])]
