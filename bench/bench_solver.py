@@ -299,7 +299,12 @@ def batch_figures(
             line = f"Boggle {side}×{side} {kind:6s} {one:8,.0f} boards/s on 1 thread"
             if threads > 1:
                 many = statistics.median(rates[f"{threads}"])
-                line += f", {many:,.0f} on {threads} ({many / one:.2f}×)"
+                # Runs alternate: the ratio of each pair saw the same moment of a shared machine.
+                paired = [b / a for a, b in zip(rates["1"], rates[f"{threads}"], strict=True)]
+                line += (
+                    f", {many:,.0f} on {threads} ({many / one:.2f}×; paired runs "
+                    f"{statistics.median(paired):.2f}×, {min(paired):.2f}–{max(paired):.2f})"
+                )
             per_board = found / len(grids)
             line += (
                 f"; median of {args.repeat}, {len(grids):,} boards from {maker.source(side)}, "

@@ -699,12 +699,6 @@ def boggle_chunk(
     cdef int64_t[::1] board_end_view = board_end
     board_end_view[0] = 0
     result = PyList_New(n_boards)
-    # The lists made here hold only strings, so they can be in no reference cycle: the garbage
-    # collector is kept off them (and off the chunk's words) until the search is over. Else it
-    # walks them again at every collection the new lists set off, holding the GIL that the
-    # other threads wait for (12 % of a one-thread batch; two threads scaled 1.6×, not 1.8×).
-    PyObject_GC_UnTrack(<void*>result)
-    PyObject_GC_UnTrack(<void*>distinct)
     memset(&chunk, 0, sizeof(Chunk))
     try:
         if start_chunk(&chunk, graph.shape[0], most_cells, all_cells.width) < 0:
@@ -721,9 +715,6 @@ def boggle_chunk(
                 raise MemoryError()
             decoded = add_words(&chunk, distinct, decoded)
             add_lists(&chunk, distinct, &board_end_view[0], lo, hi, result)
-        for lo in range(n_boards):  # plain lists again, as the collector expects them
-            PyObject_GC_Track((<PyListObject*>result).ob_item[lo])
-        PyObject_GC_Track(<void*>result)
         return result
     finally:
         free(chunk.index)
@@ -737,8 +728,6 @@ cdef extern from "Python.h":
     ctypedef struct PyListObject:
         PyObject** ob_item
     void incref "Py_INCREF"(PyObject* o)
-    void PyObject_GC_Track(void* o)
-    void PyObject_GC_UnTrack(void* o)
 
 
 cdef Py_ssize_t add_words(const Chunk* chunk, list distinct, Py_ssize_t decoded):
@@ -765,7 +754,6 @@ cdef void add_lists(
     for board in range(lo, hi):
         start, end = board_end[board], board_end[board + 1]
         words = PyList_New(end - start)
-        PyObject_GC_UnTrack(<void*>words)  # tracked again by boggle_chunk, when all are made
         board_words = (<PyListObject*>words).ob_item
         for k in range(start, end):
             # The word objects lie all over memory: fetch a few ahead of their reference count.

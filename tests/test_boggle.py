@@ -209,8 +209,9 @@ def test_batch_buffers_grow_for_boards_with_many_words_and_paths():
 
 
 def test_batch_lists_are_ordinary_lists_for_the_garbage_collector():
-    """The batch keeps the collector off its lists while it makes them (lexforge._search) and
-    hands them back tracked: a cycle a caller makes through one is still collected."""
+    """The batch pauses automatic collection while it makes its lists and resumes it as it
+    was: the lists come back tracked, a cycle a caller makes through one is collected, and a
+    caller's own gc.disable() stays in force."""
     import gc
     import weakref
 
@@ -227,8 +228,30 @@ def test_batch_lists_are_ordinary_lists_for_the_garbage_collector():
     holder.words = words  # a cycle through the batch's list
     gone = weakref.ref(holder)
     del lists, words, holder
+    assert gc.isenabled()
     gc.collect()
     assert gone() is None
+    gc.disable()
+    try:
+        boggle.solve_batch(lex, grids, threads=2)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_concurrent_batches_share_one_pause_of_the_collector():
+    """Batches running at once in several threads: automatic collection is back on once the
+    last has ended, whichever ends first."""
+    import gc
+    from concurrent.futures import ThreadPoolExecutor
+
+    lex = lexicon("CHAT", "THE")
+    sizes = [1, 400, 20, 3000, 7, 900] * 3
+    grids = [Grid.from_rows([["C", "H"], ["A", "T"]])]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = list(pool.map(lambda n: boggle.solve_batch(lex, grids * n, threads=1), sizes))
+    assert [len(lists) for lists in found] == sizes
+    assert gc.isenabled()
 
 
 def test_batch_shares_one_neighbour_table_only_among_boards_of_its_size():
