@@ -269,6 +269,11 @@ class Language:
         return upper | {symbol.lower(): tile.lower() for symbol, tile in upper.items()}
 
     @cached_property
+    def _spelling_table(self) -> dict[int, str]:
+        """``_spellings`` as a ``str.translate`` table."""
+        return {ord(symbol): tile for symbol, tile in self._spellings.items()}
+
+    @cached_property
     def _symbols(self) -> dict[str, str]:
         """Spelling → symbol, both cases (``ch`` → ``ç``)."""
         return {tile: symbol for symbol, tile in self._spellings.items()}
@@ -305,12 +310,12 @@ class Language:
     def spell(self, text: str, *, bracket: bool = False) -> str:
         """``text`` with each tile symbol spelled (``Ç`` → ``CH``, a blank's ``ç`` → ``ch``);
         ``bracket`` for tiles not in a word (racks, exchanges, board squares): ``[CH]``."""
-        if not self.tile_symbols or not any(c in self._spellings for c in text):
+        if not self.tile_symbols:
             return text
-        spelled = self._spellings
         if bracket:
+            spelled = self._spellings
             return "".join(f"[{spelled[c]}]" if c in spelled else c for c in text)
-        return "".join(spelled.get(c, c) for c in text)
+        return text.translate(self._spelling_table)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Language:
