@@ -188,11 +188,13 @@ class LetterTable:
     def within(self, available: Counter[str], spare: int, shortest: int, longest: int) -> list[str]:
         """Words of ``shortest``..``longest`` letters that ``available`` letters spell, with at
         most ``spare`` letters (jokers) missing."""
-        cap = np.array([available.get(letter, 0) for letter in self.letters], dtype=np.int16)
+        # A word's counts never exceed 255, so capping what is available there changes nothing
+        # and keeps the arithmetic in bytes: max(count, cap) - cap is the count missing.
+        cap = np.array([min(available.get(letter, 0), 255) for letter in self.letters], np.uint8)
         keep = []
         for start in range(0, len(self.words), self.CHUNK):
-            counts = self.counts[start : start + self.CHUNK].astype(np.int16)
-            missing = np.maximum(counts - cap, 0).sum(axis=1)
+            counts = self.counts[start : start + self.CHUNK]
+            missing = (np.maximum(counts, cap) - cap).sum(axis=1, dtype=np.int64)
             lengths = self.lengths[start : start + self.CHUNK]
             ok = (missing <= spare) & (lengths >= shortest) & (lengths <= longest)
             keep.extend(start + np.flatnonzero(ok))
