@@ -1,30 +1,28 @@
 """What each build job produced, recorded, so that a damaged or missing artifact is rebuilt.
 
-Every rule ends by recording its outputs (the step's own ``--record RECORD FILE…``, which saves a
-process per job; ``python -m pipeline.outputs record RECORD FILE…`` otherwise): size, modification
-time and sha256 of each, in ``build/work/<lexicon>/outputs/<rule>.json``, itself an output of the
-rule. Before Snakemake plans anything, ``stale_records`` compares every record with
-the files: a file that is missing, or whose contents changed (its size or time differ and so does
-its hash), makes the record stale. ``forget`` then deletes the record and the lexicon's
-certificates (``manifest.json``, ``validation.json`` of ``build/stage/<lexicon>/``): Snakemake
-must rebuild those, which needs the record, so it reruns the job that damaged file came from, and
-everything after it, up to putting the lexicon live again (``pipeline.live``, whose version
-files are hard links to the staged ones: damage to ``build/<lexicon>/X`` is damage to the staged
-X). (Deleting the record alone is not enough: Snakemake does not rerun a job for a missing
-intermediate file while the final targets are up to date.) The manifest step certifies only files
-whose hash their producers recorded (``recorded_hashes``).
-"""
+Every rule's step ends by recording its outputs, in its own process (``--record RECORD FILE…``,
+``add_record_option``): size, modification time and sha256 of each, in
+``build/work/<lexicon>/outputs/<rule>.json``, itself an output of the rule. Before Snakemake plans
+anything, ``stale_records`` compares every record with the files: a file that is missing, or whose
+contents changed (its size or time differ and so does its hash), makes the record stale. ``forget``
+then deletes the record and the lexicon's certificates (``manifest.json``, ``validation.json`` of
+``build/stage/<lexicon>/``): Snakemake must rebuild those, which needs the record, so it reruns the
+job that damaged file came from, and everything after it, up to putting the lexicon live again
+(``pipeline.live``, whose version files are hard links to the staged ones: damage to
+``build/<lexicon>/X`` is damage to the staged X). (Deleting the record alone is not enough:
+Snakemake does not rerun a job for a missing intermediate file while the final targets are up to
+date.) The manifest step certifies only files whose hash their producers recorded
+(``recorded_hashes``)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from lexforge.atomic import atomic_open
-from lexforge.errors import UserError, report_user_errors
+from lexforge.errors import UserError
 from lexforge.verify import sha256_file
 
 
@@ -123,17 +121,3 @@ def recorded_hashes(records: list[Path]) -> dict[str, str]:
         except (OSError, ValueError, TypeError, KeyError, AttributeError) as error:
             raise UserError(f"{record_path}: unreadable output record ({error})") from None
     return hashes
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Record a job's outputs (see module docstring).")
-    parser.add_argument("action", choices=["record"])
-    parser.add_argument("record", type=Path)
-    parser.add_argument("files", type=Path, nargs="+")
-    args = parser.parse_args(argv)
-    record(args.record, args.files)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(report_user_errors(main))
