@@ -36,12 +36,12 @@ def normalize_ascii(
 ):
     """Add the word of each entry of ASCII letters (lowercase only when ``case_sensitive``) to
     ``out`` (and to ``lowercase``, a set or None, when the entry starts lowercase); append every
-    other entry to ``rest``. ``allowed[c]`` is 1 for an uppercase letter of the alphabet;
-    ``suspect_letters[c]`` has bit 1 for a vowel and bit 2 for a Roman-numeral letter. A word
-    with no vowel (``vowel_rule``), only Roman-numeral letters, or in ``units`` is passed to
-    ``reason`` (None: no shape rules; it returns None or a reason, then ``reject(reason, entry)``); ``tokenize`` (or None) turns
-    a kept word into tiles, too short below ``shortest`` tiles. Returns the number of entries
-    decided here."""
+    other entry to ``rest``. ``allowed[c]`` is 1 for an uppercase letter of the alphabet.
+    ``suspect_letters``, ``vowel_rule`` and ``units`` are ``Classifier.ascii_screen()``: a word
+    with no vowel (if ``vowel_rule``), only Roman-numeral letters, or in ``units`` is passed to
+    ``reason`` (None: no shape rules), whose reason, if any, goes to ``reject(reason, entry)``.
+    ``tokenize`` (or None) turns a kept word into tiles, too short below ``shortest`` tiles.
+    Returns the number of entries decided here."""
     cdef Py_ssize_t i, n, decided = 0
     cdef const uint8_t *data
     cdef const uint8_t *allowed_table = allowed

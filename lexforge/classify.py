@@ -58,6 +58,15 @@ class Classifier:
             exceptions=frozenset(rules.get("exceptions", ())),
         )
 
+    def ascii_screen(self) -> tuple[bytes, bool, frozenset[str]]:
+        """How the compiled plain path (``lexforge._normalize``) finds, among words of ASCII
+        letters, every one ``reason`` could reject: per byte value, bit 1 for a vowel and bit 2
+        for a Roman-numeral letter (when numerals are a rule); whether a word with no vowel is a
+        suspect; the unit symbols. A rule added to ``reason`` needs its suspects here."""
+        roman = ROMAN_LETTERS if self.roman_numerals else frozenset()
+        letters = bytes((chr(c) in self.vowels) | (chr(c) in roman) << 1 for c in range(256))
+        return letters, bool(self.vowels), UNITS if self.units else frozenset()
+
     def reason(self, word: str) -> str | None:
         """Why ``word`` (folded, uppercase) is not a game word, or None."""
         if word in self.exceptions:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 
-from lexforge.classify import ROMAN_LETTERS, UNITS, Classifier
+from lexforge.classify import Classifier
 from lexforge.language import Language
 from lexforge.reasons import CHARACTER_REASONS, DEFAULT_REJECT, EXAMPLES
 from lexforge.text import fold_word
@@ -109,17 +109,14 @@ class Normalizer:
         classifier = self._classifier
         letters = self.language.alphabet
         allowed = bytes(1 if chr(c) in letters else 0 for c in range(256))
-        vowels = classifier.vowels if classifier else frozenset()
-        suspects = bytes((chr(c) in vowels) | (chr(c) in ROMAN_LETTERS) << 1 for c in range(256))
+        screen = classifier.ascii_screen() if classifier else (bytes(256), False, frozenset())
         arguments = (
             self.lowercase if self.track_case else None,
             self.case_sensitive,
             self.language.min_length,
             self.language.max_length,
             allowed,
-            suspects,
-            bool(vowels),
-            UNITS if classifier and classifier.units else frozenset(),
+            *screen,
             classifier.reason if classifier else None,
             self.language.tokenize if self.language.tile_symbols else None,
             self._reject,
