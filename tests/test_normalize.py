@@ -201,6 +201,7 @@ def test_the_compiled_plain_path_equals_normalizing_entry_by_entry(lexicon):
         ), source.path
 
 
+_LANGUAGES = {name: _lexicon_spec(name).language for name in ("en", "es-scrabble")}
 ENTRY_CHARACTERS = "abceilmnorstuvxyzCIKMLVXÇéñÑ'-. 1"
 
 
@@ -216,6 +217,3 @@ def test_the_compiled_plain_path_on_random_entries(entries, lexicon, case_sensit
     language = _LANGUAGES[lexicon]
     options = {"case_sensitive": case_sensitive}
     assert _distinct(language, entries, **options) == _reference(language, entries, **options)
-
-
-_LANGUAGES = {name: _lexicon_spec(name).language for name in ("en", "es-scrabble")}
