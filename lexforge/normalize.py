@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -31,6 +32,43 @@ from lexforge.text import fold_word
 
 #: Entries taken at once by the compiled plain path (``Normalizer.normalize_distinct``).
 CHUNK = 1 << 16
+#: Characters the compiled plain path knows: Basic Latin to Latin Extended-B.
+LATIN_CHARACTERS = 0x250
+
+
+def latin_tables(language: Language) -> tuple[bytes, bytes]:
+    """The compiled plain path's tables (``lexforge._normalize``), one entry per character
+    below ``LATIN_CHARACTERS``: its classes (bits: 1 ``isalpha``, 2 a letter that leaves a
+    lowercase word lowercase, 4 ``islower``, 8 ``isupper``) and, in four bytes, the length of
+    its fold (``fold_word`` of the character alone) and its letters.
+
+    A word's fold is its characters' folds joined, as ``lexforge.text`` folds runs character by
+    character; the length is 0 (the entry goes to the Python path) where that could fail: a
+    character that NFC changes, a fold of more than three letters or of characters outside the
+    alphabet or Latin-1, and, with kept letters, a character that folds otherwise in a word
+    without one (it only folds so beside one)."""
+    plain = language.replace(keep="") if language.keep else language
+    classes = bytearray(LATIN_CHARACTERS)
+    folds = bytearray(4 * LATIN_CHARACTERS)
+    for code in range(LATIN_CHARACTERS):
+        char = chr(code)
+        if not char.isalpha():
+            continue
+        lower_ok = ("a" + char).islower()
+        classes[code] = 1 | lower_ok << 1 | char.islower() << 2 | char.isupper() << 3
+        if unicodedata.normalize("NFC", char) != char:
+            continue
+        folded = fold_word(char, language)
+        kept = len(char.upper()) == 1 and char.upper() in language.keep
+        if not kept and folded != fold_word(char, plain):
+            continue
+        if 1 <= len(folded) <= 3 and all(
+            letter in language.alphabet and ord(letter) < 256 for letter in folded
+        ):
+            folds[4 * code : 4 * code + 1 + len(folded)] = bytes([len(folded)]) + folded.encode(
+                "latin-1"
+            )
+    return bytes(classes), bytes(folds)
 
 
 @dataclass
@@ -100,22 +138,23 @@ class Normalizer:
         self.read += read
 
     def normalize_distinct(self, entries: Iterable[str]) -> set[str]:
-        """``set(self.normalize_all(entries))``, faster: entries of ASCII letters (nearly all of
-        most lists) take the compiled plain path (``lexforge._normalize``), the rest the Python
-        one; the same words, counts and examples."""
-        from lexforge._normalize import normalize_ascii
+        """``set(self.normalize_all(entries))``, faster: lowercase and capitalised entries of
+        Latin letters (nearly all of a real list) take the compiled plain path
+        (``lexforge._normalize``), the rest the Python one; the same words, counts and
+        examples."""
+        from lexforge._normalize import normalize_latin
 
         words: set[str] = set()
         classifier = self._classifier
-        letters = self.language.alphabet
-        allowed = bytes(1 if chr(c) in letters else 0 for c in range(256))
+        language = self.language
         screen = classifier.ascii_screen() if classifier else (bytes(256), False, frozenset())
         arguments = (
             self.lowercase if self.track_case else None,
             self.case_sensitive,
-            self.language.min_length,
-            self.language.max_length,
-            allowed,
+            self.case_sensitive and language.proper_nouns_by_case and self.reject["proper_nouns"],
+            language.min_length,
+            language.max_length,
+            *latin_tables(language),
             *screen,
             classifier.reason if classifier else None,
             self.language.tokenize if self.language.tile_symbols else None,
@@ -124,7 +163,7 @@ class Normalizer:
         entries = iter(entries)
         while chunk := list(islice(entries, CHUNK)):
             rest: list[str] = []
-            self.read += normalize_ascii(chunk, words, rest, *arguments)
+            self.read += normalize_latin(chunk, words, rest, *arguments)
             words.update(self.normalize_all(rest))
         return words
 

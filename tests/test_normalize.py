@@ -177,43 +177,81 @@ def _lexicon_spec(name: str):
 @pytest.mark.parametrize("lexicon", ["en", "fr", "it", "de-scrabble", "es-scrabble"])
 def test_the_compiled_plain_path_equals_normalizing_entry_by_entry(lexicon):
     """On the first 30,000 entries of each source of a default lexicon (English units and
-    vowelless words, French accents, German kept letters and names sources, Spanish tiles): the
-    same words, rejection counts, examples, entries read and lowercase words."""
+    vowelless words, French accents, German kept letters, capitalised nouns and names sources,
+    Spanish tiles): the same words, rejection counts, examples, entries read and lowercase
+    words."""
     from itertools import islice
 
+    from lexforge.sources.hunspell import read_hunspell_forms
     from lexforge.sources.read import read_entries
 
     spec = _lexicon_spec(lexicon)
     for source in spec.sources:
-        if source.tags:
-            continue
-        options = {
-            "case_sensitive": source.case_sensitive or source.role == "names",
-            "reject": spec.reject,
+        names = source.role == "names"
+        options = {  # as the words step sets them
+            "case_sensitive": source.case_sensitive or names,
+            "reject": {**spec.reject, "proper_nouns": False} if names else spec.reject,
             "classify": source.role not in ("deny", "names"),
         }
-        chars = Normalizer(spec.language, **options).reject_chars()
-        entries = list(
-            islice(read_entries(source.format, source.path, source.encoding, chars), 30_000)
-        )
+        if source.tags:
+            forms = read_hunspell_forms(source.path, frozenset(source.tags))
+            entries = [form for form, _ in islice(forms, 30_000)]
+        else:
+            chars = Normalizer(spec.language, **options).reject_chars()
+            entries = list(
+                islice(read_entries(source.format, source.path, source.encoding, chars), 30_000)
+            )
         assert _distinct(spec.language, entries, **options) == _reference(
             spec.language, entries, **options
         ), source.path
 
 
-_LANGUAGES = {name: _lexicon_spec(name).language for name in ("en", "es-scrabble")}
-ENTRY_CHARACTERS = "abceilmnorstuvxyzCIKMLVXÇéñÑ'-. 1"
+_LANGUAGES = {name: _lexicon_spec(name).language for name in ("en", "de-scrabble", "es-scrabble")}
+# Units (KM), Roman numerals (XIV), vowelless words, tiles (CH, LL, RR), letters kept (Ñ, Ä),
+# folded (é, ß, Œ, ª) or outside the table (Ω), a titlecase letter (ǅ), rejected characters.
+ENTRY_CHARACTERS = "abceilmnorstuvxyzCIKMLVXÇéñÑäÄßŒªǅΩ'-. 1"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(
     st.lists(st.text(ENTRY_CHARACTERS, max_size=7), max_size=40),
-    st.sampled_from(["en", "es-scrabble"]),
+    st.sampled_from(sorted(_LANGUAGES)),
+    st.booleans(),
     st.booleans(),
 )
-def test_the_compiled_plain_path_on_random_entries(entries, lexicon, case_sensitive):
-    """Random entries over letters that make units (KM), Roman numerals (XIV), vowelless words,
-    tiles (CH, LL, RR), kept and folded letters, capitals and rejected characters."""
+def test_the_compiled_plain_path_on_random_entries(entries, lexicon, case_sensitive, names):
+    """Random entries, lowercase, capitalised or neither, with proper nouns rejected by their
+    capital (English) or not (German, a names source)."""
     language = _LANGUAGES[lexicon]
-    options = {"case_sensitive": case_sensitive}
+    options = {
+        "case_sensitive": case_sensitive,
+        "reject": {**DEFAULT_REJECT, "proper_nouns": not names},
+    }
     assert _distinct(language, entries, **options) == _reference(language, entries, **options)
+
+
+@pytest.mark.parametrize("lexicon", sorted(_LANGUAGES))
+def test_no_two_letters_of_the_fold_table_compose(lexicon):
+    """The compiled path folds a word character by character: right only if no two of the
+    letters it folds combine into one under NFC (as a letter and a combining mark would)."""
+    import unicodedata
+
+    from lexforge.normalize import latin_tables
+
+    _, folds = latin_tables(_LANGUAGES[lexicon])
+    letters = [chr(code) for code in range(len(folds) // 4) if folds[4 * code]]
+    assert len(letters) > 200  # ASCII and Latin-1 letters, Latin Extended-A and -B
+    for first in letters:
+        for second in letters:
+            assert unicodedata.normalize("NFC", first + second) == first + second
+
+
+def test_a_word_of_uncased_letters_is_neither_lowercase_nor_capitalised():
+    """ǀ (a click letter) has no case: ǀa is lowercase, ǀ is not, and Aǀ is all capitals (an
+    abbreviation), as ``str.islower`` and ``str.isupper`` say; a language folding ǀ to T
+    lets the compiled path meet such words."""
+    language = Language.load("en").replace(fold={"ǀ": "T"})
+    entries = ["ǀ", "ǀa", "aǀ", "Aǀ", "Aǀa", "ǀǀǀ", "Aǀǀ"]
+    for case_sensitive in (True, False):
+        options = {"case_sensitive": case_sensitive}
+        assert _distinct(language, entries, **options) == _reference(language, entries, **options)
