@@ -1,6 +1,6 @@
 """Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
-_phrase.pyx, _rack.pyx) and normalization's plain path (_normalize.pyx) with Cython; the rest of
-the project's metadata is in pyproject.toml."""
+_phrase.pyx, _rack.pyx), normalization's plain path (_normalize.pyx) and the letter codes of
+words (_letters.pyx) with Cython; the rest of the project's metadata is in pyproject.toml."""
 
 import platform
 
@@ -37,9 +37,12 @@ NORMALIZE = Extension(
     "lexforge._normalize", ["lexforge/_normalize.pyx"], extra_compile_args=["-O3"]
 )
 
+# Words as rows of letter codes, for the pipeline's graphs and tables.
+LETTERS = Extension("lexforge._letters", ["lexforge/_letters.pyx"], extra_compile_args=["-O3"])
+
 setup(
     ext_modules=cythonize(
-        [SEARCH, SCRABBLE, NODECHECK, PHRASE, RACK, NORMALIZE],
+        [SEARCH, SCRABBLE, NODECHECK, PHRASE, RACK, NORMALIZE, LETTERS],
         compiler_directives={"language_level": 3},
     ),
     # setuptools' own scratch space; its default, build/, is where the lexicons are built.

@@ -71,7 +71,7 @@ def build_sorted_graph(keys: list[str], ids: np.ndarray, alphabet: str) -> np.nd
     lengths = np.fromiter(map(len, keys), dtype=np.int64, count=n_words)
     width = int(lengths.max()) if n_words else 0
     # One row per word, letter codes (index + 1) left-aligned and padded with 0 ("no letter").
-    matrix = _letter_matrix(keys, letters, width + 1)
+    matrix = letter_matrix(keys, letters, width + 1)
     # Longest common prefix of each word with the previous one (sorted order).
     lcp = np.zeros(n_words, dtype=np.int64)
     if n_words > 1:
@@ -107,30 +107,17 @@ def build_sorted_graph(keys: list[str], ids: np.ndarray, alphabet: str) -> np.nd
     return graph
 
 
-def _letter_matrix(keys: list[str], letters: str, width: int) -> np.ndarray:
-    """``letter_matrix`` of ``keys``; ValueError on a character not in ``letters``."""
-    text = "".join(keys)
-    foreign = text.translate({ord(letter): None for letter in letters})
-    if foreign:
-        word = next(key for key in keys if foreign[0] in key)
-        raise ValueError(
-            f"word {word!r} has letter {foreign[0]!r}, not in the alphabet {letters!r}"
-        )
-    del text
-    return letter_matrix(keys, letters, width)
-
-
 def letter_matrix(keys: list[str], letters: Sequence[str], width: int) -> np.ndarray:
     """A read-only ``len(keys)`` × ``width`` matrix: row i holds the code (index in ``letters``
     + 1) of each character of ``keys[i]``, then zeros; one byte a code for up to 254 letters,
-    else four. Every character of ``keys`` must be one of ``letters``."""
-    table = {ord(letter): code for code, letter in enumerate(letters, start=1)}
-    padded = "".join(key.ljust(width, "\0") for key in keys).translate(table)
-    if len(letters) < 255:
-        flat = np.frombuffer(padded.encode("latin-1"), dtype=np.uint8)
-    else:
-        flat = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32)
-    return flat.reshape(len(keys), width)
+    else four. ValueError on a character not in ``letters`` (or a key longer than ``width``)."""
+    from lexforge._letters import letter_codes
+
+    wide = len(letters) >= 255
+    codes = letter_codes(keys, "".join(letters), width, wide)
+    matrix = np.frombuffer(codes, dtype=np.uint32 if wide else np.uint8).reshape(len(keys), width)
+    matrix.flags.writeable = False
+    return matrix
 
 
 def load_graph(path: str | Path) -> np.ndarray:

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 
 import pytest
 from build_helpers import ROOT, snakemake
 
-import lexforge._nodecheck
-import lexforge._phrase
-import lexforge._scrabble
-import lexforge._search
-
 
 def pytest_configure(config: pytest.Config) -> None:
     """Refuse to test a compiled module older than its source (edited without a rebuild)."""
-    for module in (lexforge._search, lexforge._scrabble, lexforge._nodecheck, lexforge._phrase):
-        built = Path(module.__file__)
-        source = ROOT / "lexforge" / f"{module.__name__.rpartition('.')[2]}.pyx"
+    for source in sorted((ROOT / "lexforge").glob("*.pyx")):
+        built = Path(importlib.import_module(f"lexforge.{source.stem}").__file__)
         if source.stat().st_mtime > built.stat().st_mtime:
             rebuild = "run pip install --no-deps -e ."
             pytest.exit(f"{built.name} is older than {source.name}: {rebuild}", 2)

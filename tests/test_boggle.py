@@ -20,6 +20,7 @@ from lexforge.graph import (
     build_graph,
     graph_letters,
     graph_words,
+    letter_matrix,
     load_graph,
 )
 from lexforge.grid import Grid, parse_grids
@@ -82,6 +83,28 @@ def test_graph_edge_cases(tmp_path):
     np.save(tmp_path / "ints.npy", np.arange(4))
     with pytest.raises(UserError, match=r"ints\.npy: not a lexforge letter graph"):
         load_graph(tmp_path / "ints.npy")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text("ABCÉŁ😀", max_size=6), max_size=30), st.booleans())
+def test_letter_matrix_holds_each_letters_code(keys, wide):
+    """Row by row, each character's index in the letters + 1, then zeros (one byte a code, four
+    past 254 letters); a character outside the letters is named."""
+    letters = "ABCÉŁ" + ("".join(chr(0x400 + i) for i in range(300)) if wide else "")
+    width = max(map(len, keys), default=0) + 1
+    if any(char not in letters for key in keys for char in key):
+        with pytest.raises(ValueError, match="not in the alphabet"):
+            letter_matrix(keys, letters, width)
+        return
+    matrix = letter_matrix(keys, letters, width)
+    expected = [[letters.index(c) + 1 for c in key] + [0] * (width - len(key)) for key in keys]
+    assert matrix.tolist() == expected and matrix.shape == (len(keys), width)
+    assert matrix.dtype == (np.uint32 if wide else np.uint8) and not matrix.flags.writeable
+
+
+def test_letter_matrix_refuses_a_key_longer_than_its_width():
+    with pytest.raises(ValueError, match="'ABC' is longer than 2 letters"):
+        letter_matrix(["AB", "ABC"], "ABC", 2)
 
 
 # --- Boggle ---------------------------------------------------------------------------------
