@@ -26,19 +26,20 @@ def _source(module: str, root: Path) -> Path | None:
     return None
 
 
-def _imported(path: Path) -> set[str]:
+@cache  # parsed once a planning: the steps share most of their modules
+def _imported(path: Path) -> frozenset[str]:
     """Every module name ``path`` imports, including ``package.name`` for ``from package import
     name`` (which may be a submodule)."""
     names: set[str] = set()
     if path.suffix == ".pyx":  # the compiled search imports no project module
-        return names
+        return frozenset()
     for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
             names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
+    return frozenset(names)
 
 
 def _parents(module: str) -> list[str]:
