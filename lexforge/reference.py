@@ -168,7 +168,7 @@ class LetterTable:
     the word's letters?) one vectorized comparison; only the survivors are traced one by one.
     """
 
-    CHUNK = 1 << 19  # rows counted at once: bounds the temporary arrays
+    CHUNK = 1 << 16  # rows counted at once: bounds the temporary arrays (and keeps them in cache)
 
     def __init__(self, lexicon: Lexicon) -> None:
         self.words = list(lexicon.words.iterkeys())
