@@ -36,24 +36,34 @@ log = logging.getLogger("pipeline.compile")
 
 
 def read_words_tsv(path: Path) -> list[str]:
-    """The words of a ``words.tsv`` (already sorted and unique)."""
-    with open(path, encoding="utf-8") as handle:
-        return [line.partition("\t")[0] for line in handle]
+    """The words of a ``words.tsv`` (already sorted and unique); UserError if it cannot be read
+    or is not one."""
+    return _words_tsv_fields(path)[::2]
 
 
 def read_words_and_masks(path: Path) -> tuple[list[str], np.ndarray]:
     """The words of a ``words.tsv`` and the source bitmask of each (uint64), in one pass;
     UserError if it cannot be read or is not one."""
+    fields = _words_tsv_fields(path)
     try:
-        fields = path.read_text(encoding="utf-8").replace("\t", "\n").split("\n")
-        del fields[-1]  # after the last line's newline
-        if len(fields) % 2:
-            raise ValueError("not WORD<TAB>MASK lines")
         masks = np.array(list(map(int, fields[1::2])), dtype=np.uint64)
-    except (OSError, ValueError, OverflowError) as error:  # a bad mask: ValueError
+    except (ValueError, OverflowError) as error:  # a bad mask
         raise UserError(f"{path}: not a words.tsv ({excerpt(str(error))})") from None
     del fields[1::2]
     return fields, masks
+
+
+def _words_tsv_fields(path: Path) -> list[str]:
+    """A ``words.tsv``'s fields in order: word, mask, word, mask … (one split of the whole text,
+    a few times faster than line by line)."""
+    try:
+        fields = path.read_text(encoding="utf-8").replace("\t", "\n").split("\n")
+    except (OSError, ValueError) as error:  # not UTF-8: ValueError
+        raise UserError(f"{path}: not a words.tsv ({excerpt(str(error))})") from None
+    del fields[-1]  # after the last line's newline
+    if len(fields) % 2:
+        raise UserError(f"{path}: not a words.tsv (not WORD<TAB>MASK lines)")
+    return fields
 
 
 def save_trie(keys: list[str], path: Path) -> marisa_trie.Trie:

@@ -4,6 +4,7 @@ checked in test_artifacts)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +36,27 @@ def test_lines_keys_and_offsets_are_their_definitions(letters):
     given = anagram_index(words, letters)  # the alphabet given, not found
     assert given.lines == lines and given.keys == index.keys
     assert given.offsets.tolist() == index.offsets.tolist()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"AB\t1\nABC\n", "not WORD<TAB>MASK lines"),
+        (b"AB\t1\n\xff\xfe\t1\n", "not a words.tsv ('utf-8' codec can't decode"),
+    ],
+)
+def test_the_step_refuses_a_damaged_words_tsv(tmp_path, capsys, content, message):
+    """One line naming the file, status 1, nothing written."""
+    from lexforge.errors import report_user_errors
+    from pipeline.anagrams import main
+
+    words = tmp_path / "words.tsv"
+    words.write_bytes(content)
+    out = tmp_path / "out"
+    out.mkdir()
+    config = str(Path(__file__).resolve().parent.parent / "config/config.yaml")
+    argv = ["--config", config, "--lexicon", "en", "--words", str(words), "--out", str(out)]
+    assert report_user_errors(lambda: main(argv)) == 1
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and str(words) in error and message in error
+    assert not any(out.iterdir())
