@@ -59,10 +59,11 @@ class Classifier:
         )
 
     def ascii_screen(self) -> tuple[bytes, bool, frozenset[str]]:
-        """How the compiled plain path (``lexforge._normalize``) finds, among words of ASCII
-        letters, every one ``reason`` could reject: per byte value, bit 1 for a vowel and bit 2
-        for a Roman-numeral letter (when numerals are a rule); whether a word with no vowel is a
-        suspect; the unit symbols. A rule added to ``reason`` needs its suspects here."""
+        """How the compiled plain path (``lexforge._normalize``) finds, among words of Latin-1
+        letters, every one ``reason`` could reject: per character code below 256, bit 1 for a
+        vowel and bit 2 for a Roman-numeral letter (when numerals are a rule); whether a word
+        with no vowel is a suspect; the unit symbols. A rule added to ``reason`` needs its
+        suspects here."""
         roman = ROMAN_LETTERS if self.roman_numerals else frozenset()
         letters = bytes((chr(c) in self.vowels) | (chr(c) in roman) << 1 for c in range(256))
         return letters, bool(self.vowels), UNITS if self.units else frozenset()
