@@ -65,9 +65,8 @@ def latin_tables(language: Language) -> tuple[bytes, bytes]:
         if 1 <= len(folded) <= 3 and all(
             letter in language.alphabet and ord(letter) < 256 for letter in folded
         ):
-            folds[4 * code : 4 * code + 1 + len(folded)] = bytes([len(folded)]) + folded.encode(
-                "latin-1"
-            )
+            entry = bytes([len(folded)]) + folded.encode("latin-1")
+            folds[4 * code : 4 * code + len(entry)] = entry
     return bytes(classes), bytes(folds)
 
 
