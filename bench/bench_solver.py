@@ -4,7 +4,9 @@
     python bench/bench_solver.py --lexicon fr       # a built lexicon (build/fr/) or a directory
 
 Figures: first calls, 4×4 Boggle boards per second through ``solve_batch`` on one thread and on
-all (median of ``--repeat`` runs; on a shared machine the second depends on what else runs),
+all (median of ``--repeat`` runs; on a shared machine the second depends on what else runs;
+beside it, the same boards in as many forked processes at once, one thread each: the machine's
+ceiling for parallel work that shares no GIL),
 one-board latency of ``solve`` (median, p95), 10×10 Ruzzle latency, n-D Boggle (4×4×4 boards per
 second through ``solve_batch`` on one thread; the depth-first walk's boards per second and time
 per visited cell on 4×4, 4×4×4 and 3×3×3×3 boards: the cells it stepped on, as ``search_board``
@@ -270,7 +272,8 @@ def batch_figures(
     lexicon: Lexicon, maker: BoardMaker, args: argparse.Namespace, scratch: Path
 ) -> list[Grid]:
     """Boards per second of ``solve_batch`` (words) and ``score_batch`` (scores only) on 4×4
-    and 5×5 boards, on one thread and on all, with hybrid-boggle's one-thread figures beside
+    and 5×5 boards, on one thread, on all, and in as many processes of one thread (the
+    ceiling), with hybrid-boggle's one-thread figures beside
     them if ``--hybrid-boggle`` is given (runs alternate, so both see the same machine); then
     the fixed cost of a board. Returns the 4×4 boards."""
     threads = args.threads or len(os.sched_getaffinity(0))
@@ -291,6 +294,9 @@ def batch_figures(
                 for n in sorted({1, threads}):
                     seconds, result = timed(solver, lexicon, grids, threads=n)
                     rates.setdefault(f"{n}", []).append(len(grids) / seconds)
+                if threads > 1:
+                    rate = separate_processes(solver, lexicon, grids, threads)
+                    rates.setdefault("processes", []).append(rate)
                 if peer_boards and (side == 4 or mode == "score"):
                     rate, peer_found = peer.rate(peer_boards, mode)
                     rates.setdefault("peer", []).append(rate)
@@ -304,6 +310,11 @@ def batch_figures(
                 line += (
                     f", {many:,.0f} on {threads} ({many / one:.2f}×; paired runs "
                     f"{statistics.median(paired):.2f}×, {min(paired):.2f}–{max(paired):.2f})"
+                )
+                alone = [b / a for a, b in zip(rates["1"], rates["processes"], strict=True)]
+                line += (
+                    f"; {threads} processes of 1 thread at once {statistics.median(alone):.2f}× "
+                    f"({min(alone):.2f}–{max(alone):.2f}: the machine's ceiling, no GIL shared)"
                 )
             per_board = found / len(grids)
             line += (
@@ -334,6 +345,29 @@ def batch_figures(
         f"{len(cells):,} one-cell boards, 1 thread: encoding, search set-up, result lists)"
     )
     return boards[4]
+
+
+def separate_processes(solver, lexicon: Lexicon, grids: list[Grid], processes: int) -> float:
+    """Boards per second of ``processes`` forked processes solving ``grids`` on one thread each,
+    all at once: what the machine gives parallel work that shares no GIL (summed rates)."""
+    context = multiprocessing.get_context("fork")
+    start = context.Barrier(processes)
+    rates = context.SimpleQueue()
+
+    def work() -> None:
+        solver(lexicon, grids[:200], threads=1)  # warm, as the parent is
+        start.wait()
+        seconds, _ = timed(solver, lexicon, grids, threads=1)
+        rates.put(len(grids) / seconds)
+
+    children = [context.Process(target=work) for _ in range(processes)]
+    for child in children:
+        child.start()
+    for child in children:
+        child.join()
+    if any(child.exitcode for child in children):
+        sys.exit("a benchmark process failed")
+    return sum(rates.get() for _ in children)
 
 
 def nd_figures(lexicon: Lexicon, maker: BoardMaker, squares: list[Grid], args) -> None:
