@@ -29,6 +29,9 @@ cdef enum:
     LOWER_OK = 2  # a letter that leaves a lowercase word lowercase: ("a" + c).islower()
     LOWER = 4  # c.islower()
     UPPER = 8  # c.isupper()
+
+
+cdef enum:
     MOST_FOLDED = 1000  # letters of the longest word this path builds; longer ones go back
 
 
