@@ -51,6 +51,7 @@ def normalize_latin(
     object units,
     object reason,
     object tokenize,
+    bytes tile_pairs,
     object reject,
 ):
     """Add the word of each entry this path decides to ``out`` (and to ``lowercase``, a set or
@@ -65,13 +66,16 @@ def normalize_latin(
     ``Classifier.ascii_screen()``: a word with no vowel (if ``vowel_rule``), only
     Roman-numeral letters, or in ``units`` is passed to ``reason`` (None: no shape rules),
     whose reason, if any, goes to ``reject(reason, entry)``. ``tokenize`` (or None) turns a
-    kept word into tiles, too short below ``shortest`` tiles. Returns the number of entries
-    decided here."""
+    kept word into tiles, too short below ``shortest`` tiles; with ``tile_pairs`` (a bit per
+    pair of letter codes, ``tile_pairs[(a << 5) | (b >> 3)] >> (b & 7)``: the two first
+    letters of a tile's spelling) only a word holding such a pair is passed to it. Returns the
+    number of entries decided here."""
     cdef Py_ssize_t i, j, n, m, size, decided = 0, table_size = len(classes)
     cdef Py_ssize_t limit = min(longest, MOST_FOLDED)
     cdef const uint8_t *kinds = classes
     cdef const uint8_t *fold = folds
     cdef const uint8_t *suspects = suspect_letters
+    cdef const uint8_t *pairs = NULL if tile_pairs is None else <const uint8_t *>tile_pairs
     cdef uint8_t letters[MOST_FOLDED + 3]
     cdef uint8_t c, seen, high, lower_seen
     cdef Py_ssize_t code, first  # code points (Py_UCS4 would be a character to Cython)
@@ -145,7 +149,7 @@ def normalize_latin(
             if why is not None:
                 reject(why, entry)
                 continue
-        if tokenize is not None:
+        if tokenize is not None and (pairs == NULL or _holds_pair(letters, m, pairs)):
             word = tokenize(word)
             if PyUnicode_GET_LENGTH(word) < shortest:
                 reject("too-short", entry)
@@ -154,3 +158,12 @@ def normalize_latin(
         if lowercase is not None and kinds[first] & LOWER:
             lowercase.add(word)
     return decided
+
+
+cdef inline bint _holds_pair(const uint8_t *letters, Py_ssize_t m, const uint8_t *pairs):
+    """Whether two neighbouring ``letters`` are a pair of ``pairs`` (see normalize_latin)."""
+    cdef Py_ssize_t i
+    for i in range(m - 1):
+        if pairs[(letters[i] << 5) | (letters[i + 1] >> 3)] >> (letters[i + 1] & 7) & 1:
+            return True
+    return False

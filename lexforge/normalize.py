@@ -70,6 +70,20 @@ def latin_tables(language: Language) -> tuple[bytes, bytes]:
     return bytes(classes), bytes(folds)
 
 
+def tile_pairs(language: Language) -> bytes | None:
+    """The compiled plain path's screen before ``Language.tokenize``: a bit per pair of
+    Latin-1 codes, set for the two first letters of each multi-letter tile's spelling (a word
+    with no such pair holds no tile to tokenize); None (tokenize every word) if a spelling
+    is not Latin-1."""
+    pairs = bytearray(256 * 32)
+    for spelling in language.tile_symbols:  # letters of the alphabet, as the words' (checked)
+        if len(spelling) < 2 or max(map(ord, spelling)) > 255:
+            return None
+        first, second = map(ord, spelling[:2])
+        pairs[first << 5 | second >> 3] |= 1 << (second & 7)
+    return bytes(pairs)
+
+
 @dataclass
 class Normalizer:
     """Normalizes entries of one source for one language, counting rejections."""
@@ -157,6 +171,7 @@ class Normalizer:
             *screen,
             classifier.reason if classifier else None,
             self.language.tokenize if self.language.tile_symbols else None,
+            tile_pairs(language),
             self._reject,
         )
         entries = iter(entries)
