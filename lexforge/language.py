@@ -72,14 +72,21 @@ def read_yaml(path: Path) -> Any:
         raise UserError(f"{path}: invalid YAML{where}: {excerpt(str(problem))}") from None
 
 
+def trusted_yaml(text: str) -> Any:
+    """A YAML document the project ships (a schema), parsed by libyaml when PyYAML has it: ten
+    times faster than ``yaml.safe_load``'s pure-Python parser, which cost every build step
+    0.15 s for the two schemas."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 @cache
 def schema(name: str) -> dict[str, Any]:
     """One of the package's JSON schemas (``lexforge/schema/<name>``)."""
     from importlib import resources
 
-    import yaml
-
-    return yaml.safe_load((resources.files("lexforge") / "schema" / name).read_text("utf-8"))
+    return trusted_yaml((resources.files("lexforge") / "schema" / name).read_text("utf-8"))
 
 
 def validate(document: Any, schema_name: str, path: Path | str) -> None:

@@ -23,6 +23,7 @@ from lexforge.language import (
     load_language_data,
     read_yaml,
     schema_message,
+    trusted_yaml,
 )
 from lexforge.reasons import DEFAULT_REJECT
 from lexforge.sources import CASE_SENSITIVE
@@ -89,9 +90,7 @@ class BuildConfig:
 
 def config_schema() -> dict[str, Any]:
     """config/schema/config.schema.yaml, the build configuration's JSON schema."""
-    import yaml
-
-    return yaml.safe_load(SCHEMA_FILE.read_text(encoding="utf-8"))
+    return trusted_yaml(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
 def load_config(
