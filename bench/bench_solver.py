@@ -71,7 +71,7 @@ def french_lexicon(directory: Path) -> Lexicon:
     words = marisa_trie.Trie()
     words.mmap(str(directory / "words.marisa"))
     name = "fr (raw/fr/dict/french, normalized here)"
-    return Lexicon(name, french_language(), words, marisa_trie.Trie(), path=directory)
+    return Lexicon(name, french_language(), words, path=directory)
 
 
 def save_french(directory: Path) -> None:

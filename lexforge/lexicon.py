@@ -3,8 +3,8 @@
 ``Lexicon.open("fr")`` maps the first ``fr/`` on the search path (``$LEXFORGE_PATH``, the user
 data directory, ``./build``: see lexforge.paths); ``Lexicon.open("path/to/dir")`` maps a directory;
 ``Lexicon.from_words(words, language)`` builds the same structures in memory (for ``-d WORDLIST``
-and for tests). Nothing is rebuilt from a built lexicon: the tries are ``mmap``-ed and the letter
-graph is loaded with ``numpy.load(mmap_mode="r")`` on first use.
+and for tests). Nothing is rebuilt from a built lexicon: the words' trie, the anagram index and
+the letter graphs are memory-mapped on first use.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from lexforge.paths import build_command, find_lexicon_dir
 if TYPE_CHECKING:
     import numpy as np
 
-REQUIRED = ("words.marisa", "anagrams.marisa", "language.json", "manifest.json")
-TRIE_FILES = ("words.marisa", "anagrams.marisa")
 ANAGRAM_GRAPH_FILE = "anagram-graph.npy"
 ANAGRAM_LINES_FILE = "anagrams.txt"
+REQUIRED = ("words.marisa", ANAGRAM_LINES_FILE, "language.json", "manifest.json")
+TRIE_FILES = ("words.marisa",)
 # Per anagram key id: the byte offset in anagrams.txt of the key's first line; then the length.
 ANAGRAM_CLASSES_FILE = "anagram-classes.npy"
 WORD_SOURCES_FILE = "word-sources.npy"  # per word id: bitmask of the sources that have it
@@ -68,13 +68,11 @@ class Lexicon:
         name: str,
         language: Language,
         words: marisa_trie.Trie,
-        anagrams: marisa_trie.Trie,
         path: Path | None = None,
     ) -> None:
         self.name = name
         self.language = language
         self.words = words
-        self.anagrams = anagrams
         self.path = path
 
     @classmethod
@@ -102,22 +100,18 @@ class Lexicon:
                 f"with: {build_command(found.name)}"
             )
         words = marisa_trie.Trie()
-        anagrams = marisa_trie.Trie()
         try:
             words.mmap(str(path / "words.marisa"))
-            anagrams.mmap(str(path / "anagrams.marisa"))
         except Exception as error:  # marisa raises plain RuntimeError/Exception on bad files
             raise UserError(
                 f"{path}: corrupted trie ({error}); check it with: lexforge verify"
             ) from None
-        return cls(found.name, language, words, anagrams, path)
+        return cls(found.name, language, words, path)
 
     @classmethod
     def from_words(cls, words: Iterable[str], language: Language, name: str = "memory") -> Lexicon:
         """Build an in-memory lexicon from already-normalized words."""
-        unique = sorted(set(words))
-        anagram_lines = [f"{anagram_key(w)}={w}" for w in unique]
-        return cls(name, language, marisa_trie.Trie(unique), marisa_trie.Trie(anagram_lines))
+        return cls(name, language, marisa_trie.Trie(sorted(set(words))))
 
     @cached_property
     def graph(self) -> np.ndarray:
@@ -143,7 +137,7 @@ class Lexicon:
             return self._check(nodes, self.path / ANAGRAM_GRAPH_FILE, -1)
         from lexforge import graph
 
-        keys = sorted({line.partition("=")[0] for line in self.anagrams.iterkeys()})
+        keys = sorted({anagram_key(word) for word in self.words.iterkeys()})
         ids = dict(zip(keys, range(len(keys)), strict=True))  # key ids in key order
         return node_words(graph.build_graph(ids, self.language.alphabet))
 
@@ -156,7 +150,7 @@ class Lexicon:
         manifest once per file version, as the tries are), or built in memory."""
         files = (ANAGRAM_CLASSES_FILE, ANAGRAM_LINES_FILE)
         if self.path is None or not all((self.path / name).is_file() for name in files):
-            lines = sorted(self.anagrams.iterkeys())
+            lines = sorted(f"{anagram_key(word)}={word}" for word in self.words.iterkeys())
             text = "".join(line + "\n" for line in lines).encode("utf-8")
             return memoryview(anagram_class_offsets(lines)), text
         from lexforge.verify import changed_since_certified
@@ -171,6 +165,25 @@ class Lexicon:
                 f"from {ANAGRAM_LINES_FILE}); rebuild it with: {build_command(self.name)}"
             )
         return offsets, text
+
+    def anagram_words(self, key: str) -> list[str]:
+        """The words whose anagram key (``anagram_key``) is ``key``, in code-point order: one
+        class of the anagram index, found by bisection over its keys."""
+        offsets, text = self.anagram_classes
+        wanted = key.encode("utf-8")  # UTF-8 byte order is the keys' (code-point) order
+        low, high = 0, len(offsets) - 1
+        while low < high:
+            middle = (low + high) // 2
+            start = offsets[middle]
+            if text[start : text.find(b"=", start)] < wanted:
+                low = middle + 1
+            else:
+                high = middle
+        if low == len(offsets) - 1:
+            return []
+        start = offsets[low]
+        lines = bytes(text[start : offsets[low + 1]]).decode("utf-8").split("\n")[:-1]
+        return [word for found, _, word in (line.partition("=") for line in lines) if found == key]
 
     @cached_property
     def word_nodes(self) -> memoryview:

@@ -137,16 +137,14 @@ class _WordsOfKey:
     multiset of keys into the multisets of words it stands for."""
 
     def __init__(self, lexicon: Lexicon, keys: list[str]) -> None:
-        self._anagrams = lexicon.anagrams
+        self._lexicon = lexicon
         self._keys = keys
         self._words: list[tuple[str, ...] | None] = [None] * len(keys)
 
     def words(self, key: int) -> tuple[str, ...]:
         found = self._words[key]
         if found is None:
-            start = len(self._keys[key]) + 1
-            lines = self._anagrams.keys(self._keys[key] + "=")
-            found = self._words[key] = tuple(sorted(line[start:] for line in lines))
+            found = self._words[key] = tuple(self._lexicon.anagram_words(self._keys[key]))
         return found
 
     def expand(self, chosen: tuple[int, ...]) -> Iterator[tuple[str, ...]]:

@@ -29,7 +29,6 @@ PRODUCING_STEP = {
     "word-sources.npy": "compile",
     "sources.json": "compile",
     "anagrams.txt": "anagrams",
-    "anagrams.marisa": "anagrams",
     "anagram-graph.npy": "anagrams",
     "anagram-classes.npy": "anagrams",
     "letters.parquet": "tables",

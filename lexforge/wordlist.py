@@ -2,7 +2,7 @@
 
 The list is read by a source reader and normalized with the language's default rules, then
 compiled into the artifacts the pipeline writes for the solver (``words.marisa``,
-``anagrams.txt``, ``anagrams.marisa``, ``language.json``, ``graph.npy``, ``anagram-graph.npy``,
+``anagrams.txt``, ``language.json``, ``graph.npy``, ``anagram-graph.npy``,
 ``anagram-classes.npy``) plus a
 ``manifest.json``, in a cache directory keyed by the sha256 of the list (of every file of an
 aspell dictionary), its format and the language file (``lexforge.paths.cache_dir()``). The
@@ -130,7 +130,6 @@ def write_artifacts(
     words_trie.save(str(out / "words.marisa"))
     lines = sorted(f"{anagram_key(word)}={word}" for word in words)
     (out / ANAGRAM_LINES_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    marisa_trie.Trie(lines).save(str(out / "anagrams.marisa"))
     keys = list(dict.fromkeys(line.partition("=")[0] for line in lines))
     np.save(out / graph.GRAPH_FILE, graph.build_graph(words_trie, language.alphabet))
     anagram_graph = graph.build_graph(

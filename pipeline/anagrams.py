@@ -4,7 +4,6 @@ From ``words.tsv`` writes into ``build/stage/<lexicon>/``:
 
 - ``anagrams.txt``: ``KEY=WORD`` lines (KEY = the word's letters sorted), sorted bytewise — the
   format of the Bash seed's ``ODS6.prep.txt``, so its ``egrep`` query runs unchanged on it;
-- ``anagrams.marisa``: marisa-trie ``Trie`` of those lines (prefix ``KEY=`` lists a class);
 - ``anagram-graph.npy``: the letter graph (lexforge.graph layout) of the keys, walked by the rack
   search (a key's id is its rank among the keys);
 - ``anagram-classes.npy``: per key id, the byte offset of its first line in ``anagrams.txt``, then
@@ -26,7 +25,7 @@ import numpy as np
 from lexforge.errors import report_user_errors
 from lexforge.graph import build_sorted_graph, letter_matrix
 from lexforge.lexicon import ANAGRAM_CLASSES_FILE, ANAGRAM_GRAPH_FILE, anagram_class_offsets
-from pipeline.compile import read_words_tsv, save_array, save_trie, write_lines
+from pipeline.compile import read_words_tsv, save_array, write_lines
 from pipeline.outputs import record_outputs
 from pipeline.step import lexicon_spec, step_parser
 
@@ -135,7 +134,7 @@ def anagram_lines(words: list[str]) -> list[str]:
 
 
 def build_index(words: list[str], alphabet: str, out: Path) -> int:
-    """Write the four anagram artifacts of sorted ``words`` into ``out``; the number of lines.
+    """Write the three anagram artifacts of sorted ``words`` into ``out``; the number of lines.
     Each large list is dropped once written (a caller that passes its only reference to
     ``words`` lets that go too)."""
     lines, keys, offsets = anagram_index(words, alphabet)
@@ -145,7 +144,6 @@ def build_index(words: list[str], alphabet: str, out: Path) -> int:
     del keys, ids
     save_array(offsets, out / ANAGRAM_CLASSES_FILE)
     write_lines(lines, out / "anagrams.txt")
-    save_trie(lines, out / "anagrams.marisa")
     return len(lines)
 
 

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import shutil
 import sys
 from pathlib import Path
 
 from lexforge.atomic import TEMPORARY_SUFFIX
-from lexforge.errors import UserError, report_user_errors
+from lexforge.errors import UserError, excerpt, report_user_errors
+from lexforge.verify import manifest_entries
 from pipeline.outputs import CERTIFICATES, record
 
 VERSIONS = "versions"
@@ -41,13 +43,28 @@ def version_id(stage: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+def certified_files(stage: Path) -> dict[str, Path]:
+    """The staged files that go live: the certificates and the artifacts the manifest lists (a
+    file an older version of the steps left in the staging directory stays behind)."""
+    manifest = stage / CERTIFICATES[0]
+    try:
+        entries = manifest_entries(json.loads(manifest.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as error:  # JSONDecodeError is a ValueError
+        raise UserError(f"{manifest}: not a lexicon manifest ({excerpt(str(error))})") from None
+    names = [*CERTIFICATES, *(name for name, _, _ in entries)]
+    missing = [name for name in names if not (stage / name).is_file()]
+    if missing:
+        raise UserError(f"{stage / missing[0]}: missing; the lexicon is not built and validated")
+    return {name: stage / name for name in names}
+
+
 def _fill(stage: Path, version: Path) -> None:
-    """Make ``version`` hold exactly the staged files, as hard links to them (copies across file
-    systems). Each file is replaced in one rename, and a file already there has the same bytes
-    (the version id is a digest of them) unless it was damaged: a reader of this version never
-    sees a file missing or changed."""
+    """Make ``version`` hold exactly the certified staged files, as hard links to them (copies
+    across file systems). Each file is replaced in one rename, and a file already there has the
+    same bytes (the version id is a digest of them) unless it was damaged: a reader of this
+    version never sees a file missing or changed."""
     version.mkdir(parents=True, exist_ok=True)
-    staged = {p.name: p for p in stage.iterdir() if p.is_file() and not p.name.startswith(".")}
+    staged = certified_files(stage)
     for name, path in sorted(staged.items()):
         destination = version / name
         if destination.is_file() and os.path.samefile(path, destination):

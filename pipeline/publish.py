@@ -43,7 +43,6 @@ DESCRIPTIONS = {
     "words.txt": "the words, one per line, sorted by code point",
     "words.marisa": "marisa-trie of the words",
     "anagrams.txt": "KEY=WORD lines, KEY the word's letters sorted, sorted bytewise",
-    "anagrams.marisa": "marisa-trie of the anagrams.txt lines",
     "graph.npy": "the words' letter graph (Boggle, Ruzzle, Scrabble search)",
     "anagram-graph.npy": "the anagram keys' letter graph (rack search)",
     "anagram-classes.npy": "where each anagram key's lines begin in anagrams.txt (rack search)",

@@ -1,5 +1,5 @@
 # Stage 2: the solver-ready artifacts, in two independent jobs per lexicon:
-# the words (list, trie, letter graph) and the anagram index (text, trie, key graph).
+# the words (list, trie, letter graph) and the anagram index (text, key graph, class offsets).
 
 
 rule compile:
@@ -36,7 +36,6 @@ rule anagrams:
         words="build/work/{lexicon}/words.tsv",
     output:
         anagrams="build/stage/{lexicon}/anagrams.txt",
-        anagrams_trie="build/stage/{lexicon}/anagrams.marisa",
         anagram_graph="build/stage/{lexicon}/anagram-graph.npy",
         anagram_classes="build/stage/{lexicon}/anagram-classes.npy",
         record="build/work/{lexicon}/outputs/anagrams.json",

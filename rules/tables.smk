@@ -37,7 +37,6 @@ rule manifest:
             "words.txt",
             "words.marisa",
             "anagrams.txt",
-            "anagrams.marisa",
             "graph.npy",
             "anagram-graph.npy",
             "anagram-classes.npy",

@@ -26,7 +26,6 @@ CONTRACT = (
     "words.txt",
     "words.marisa",
     "anagrams.txt",
-    "anagrams.marisa",
     "letters.parquet",
     "stats.parquet",
     "report.html",
@@ -74,15 +73,26 @@ def test_anagram_index_keys_are_sorted_letters(lexicon_dir):
     assert encoded == sorted(encoded)  # bytewise, as the seed's egrep file
 
 
-def test_tries_hold_exactly_the_text_files(lexicon_dir):
+def test_the_trie_holds_exactly_the_words(lexicon_dir):
     words = read_lines(lexicon_dir / "words.txt")
     trie = marisa_trie.Trie()
     trie.mmap(str(lexicon_dir / "words.marisa"))
     assert len(trie) == len(words) and sorted(trie.keys()) == words
-    lines = read_lines(lexicon_dir / "anagrams.txt")
-    anagrams = marisa_trie.Trie()
-    anagrams.mmap(str(lexicon_dir / "anagrams.marisa"))
-    assert len(anagrams) == len(lines) and sorted(anagrams.keys()) == lines
+
+
+def test_anagram_classes_are_the_words_grouped_by_their_sorted_letters(lexicon_dir):
+    """``Lexicon.anagram_words`` (a bisection over the index's keys) against the classes made
+    here from words.txt, for a sample of keys and for keys no word has."""
+    classes: dict[str, list[str]] = {}
+    for word in read_lines(lexicon_dir / "words.txt"):
+        classes.setdefault("".join(sorted(word)), []).append(word)
+    lexicon = Lexicon.open(lexicon_dir)
+    keys = sorted(classes)
+    for key in keys[:: max(1, len(keys) // 3000)] + keys[-3:]:
+        assert lexicon.anagram_words(key) == classes[key], key
+    for absent in ("", keys[0][:-1] + "=", keys[-1] + keys[-1][-1], "A" * 40):
+        if absent not in classes:
+            assert lexicon.anagram_words(absent) == []
 
 
 def test_letter_graph_spells_the_words(lexicon_dir):

@@ -21,7 +21,6 @@ from test_cli import fails_in_one_line, run
 ARTIFACTS = (
     "words.marisa",
     "anagrams.txt",
-    "anagrams.marisa",
     "graph.npy",
     "anagram-graph.npy",
     "anagram-classes.npy",

@@ -19,7 +19,6 @@ ARTIFACTS = (
     "words.txt",
     "words.marisa",
     "anagrams.txt",
-    "anagrams.marisa",
     "graph.npy",
     "anagram-graph.npy",
     "anagram-classes.npy",
@@ -61,6 +60,23 @@ def test_new_language_builds_without_code(swedish):
         for name in ARTIFACTS:
             assert (swedish / "build" / lexicon / name).is_file(), (lexicon, name)
         assert json.loads((swedish / "build" / lexicon / "validation.json").read_text())["ok"]
+
+
+def test_only_the_certified_files_go_live(swedish, tmp_path):
+    """A file the steps no longer write (an older layout's ``anagrams.marisa``) left in the
+    staging directory is not published: the live version holds the manifest's artifacts and
+    the two certificates, nothing else."""
+    from lexforge.verify import manifest_entries
+    from pipeline.live import go_live
+
+    stage = tmp_path / "stage/sv"
+    shutil.copytree(swedish / "build/stage/sv", stage)
+    (stage / "anagrams.marisa").write_bytes(b"left by an older build")
+    live = go_live(stage, tmp_path / "build")
+    manifest = json.loads((stage / "manifest.json").read_text(encoding="utf-8"))
+    listed = {name for name, _, _ in manifest_entries(manifest)}
+    assert {p.name for p in live.iterdir()} == listed | {"manifest.json", "validation.json"}
+    assert "anagrams.marisa" not in listed
 
 
 def test_dry_run_and_noop_rerun(swedish):
