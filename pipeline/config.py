@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from lexforge.errors import UserError, excerpt
 from lexforge.language import (
     Language,
@@ -29,6 +27,9 @@ from lexforge.reasons import DEFAULT_REJECT
 from lexforge.sources import CASE_SENSITIVE
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "config" / "schema" / "config.schema.yaml"
+#: The configuration as the workflow resolved and validated it (rules/common.smk writes it, in
+#: the work directory, for the steps to read).
+WORKFLOW_CONFIG = Path(".snakemake/lexforge/config.json")
 
 
 #: Source roles (config/schema/config.schema.yaml says what each does; pipeline.words does it).
@@ -99,11 +100,25 @@ def load_config(
     only: Collection[str] | None = None,
 ) -> BuildConfig:
     """The build configuration of a file, validated, every lexicon resolved (``only``: just
-    these, as a build step that makes one lexicon needs; the others' languages are not read)."""
+    these, as a build step that makes one lexicon needs; the others' languages are not read).
+
+    ``WORKFLOW_CONFIG``, which the workflow writes only once it has checked it and its
+    languages against their schemas, is not checked against them again: each of a build's steps
+    would import jsonschema and check the same documents (0.1 s a step)."""
     path = Path(path)
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise UserError(f"{path}: (top level): not a mapping")
+    checked = path == WORKFLOW_CONFIG
+    if not checked:
+        check_config_schema(data, path)
+    return resolve_config(data, path, check_files, only, schema_checked=checked)
+
+
+def check_config_schema(data: dict[str, Any], path: Path) -> None:
+    """UserError naming the file and key of the first place ``data`` breaks the schema."""
+    import jsonschema
+
     errors = sorted(
         jsonschema.Draft202012Validator(config_schema()).iter_errors(data),
         key=lambda e: list(e.absolute_path),
@@ -111,7 +126,6 @@ def load_config(
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
         raise UserError(f"{path}: {where}: {schema_message(errors[0])}")
-    return resolve_config(data, path, check_files, only)
 
 
 def schema_error_line(message: str) -> str:
@@ -135,13 +149,16 @@ def resolve_config(
     path: Path,
     check_files: bool = True,
     only: Collection[str] | None = None,
+    *,
+    schema_checked: bool = False,
 ) -> BuildConfig:
     """Resolve an already schema-valid configuration (``path`` names it in messages and is where
-    ``languages_dir`` is relative to): languages loaded, overrides merged and checked, sources
-    checked; of the lexicons named in ``only`` alone, if given."""
+    ``languages_dir`` is relative to): languages loaded (checked against their schema unless
+    ``schema_checked``), overrides merged and checked, sources checked; of the lexicons named
+    in ``only`` alone, if given."""
     languages_dir = path.parent / data.get("languages_dir", "languages")
     lexicons = {
-        name: _lexicon(name, spec, languages_dir, path, check_files)
+        name: _lexicon(name, spec, languages_dir, path, check_files, schema_checked)
         for name, spec in data["lexicons"].items()
         if only is None or name in only
     }
@@ -153,13 +170,18 @@ def resolve_config(
 
 
 def _lexicon(
-    name: str, spec: dict, languages_dir: Path, config_path: Path, check_files: bool
+    name: str,
+    spec: dict,
+    languages_dir: Path,
+    config_path: Path,
+    check_files: bool,
+    schema_checked: bool,
 ) -> LexiconSpec:
     try:
         language_file = find_language_file(spec["language"], (languages_dir,))
     except UserError as error:
         raise UserError(f"{config_path}: lexicons/{name}: {error}") from None
-    language_data = load_language_data(language_file)
+    language_data = load_language_data(language_file, schema_checked=schema_checked)
     if language_data["code"] != spec["language"]:
         raise UserError(
             f"{language_file}: code '{language_data['code']}' is not '{spec['language']}'"

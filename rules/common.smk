@@ -13,7 +13,7 @@ from lexforge.atomic import atomic_open, remove_stale_temporaries
 from lexforge.errors import UserError
 from lexforge.language import read_yaml
 from pipeline.codedeps import code_hash as derived_code_hash
-from pipeline.config import SCHEMA_FILE, resolve_config, schema_error_line
+from pipeline.config import SCHEMA_FILE, WORKFLOW_CONFIG, resolve_config, schema_error_line
 from pipeline.corpusconfig import corpus_config
 from pipeline.outputs import forget, stale_records
 from pipeline.licenses import source_entries
@@ -42,7 +42,7 @@ except UserError as error:
 # The steps read the configuration as Snakemake resolved it (config file, --configfile and
 # --config overrides): written beside Snakemake's own state when it changes, never an input
 # (spec_hash reruns what a change affects).
-CONFIG_FILE = ".snakemake/lexforge/config.json"
+CONFIG_FILE = str(WORKFLOW_CONFIG)
 _effective = json.dumps(
     {**config, "languages_dir": str((CONFIG_PATH.parent / config.get("languages_dir", "languages")).resolve())},
     indent=1,

@@ -62,6 +62,35 @@ def test_new_language_builds_without_code(swedish):
         assert json.loads((swedish / "build" / lexicon / "validation.json").read_text())["ok"]
 
 
+def test_steps_do_not_check_the_schemas_the_workflow_checked(swedish, tmp_path):
+    """The workflow checks the configuration and its languages against their schemas before
+    writing .snakemake/lexforge/config.json; a step reading that file does not import
+    jsonschema to check them again, while the same document under any other name is checked
+    (a schema mistake refused in one line)."""
+    workflow_config = (swedish / ".snakemake/lexforge/config.json").read_text(encoding="utf-8")
+    broken = json.loads(workflow_config)
+    broken["lexicons"]["sv"]["min_sources"] = "two"
+    (tmp_path / "broken.json").write_text(json.dumps(broken), encoding="utf-8")
+    shutil.copytree(swedish / ".snakemake/lexforge", tmp_path / ".snakemake/lexforge")
+    probe = (
+        "import sys\n"
+        "from pipeline.config import load_config\n"
+        "load_config(sys.argv[1], check_files=False, only=('sv',))\n"
+        "print('jsonschema' in sys.modules)\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def load(name: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-c", probe, name]
+        return subprocess.run(
+            command, cwd=tmp_path, env=environment, capture_output=True, text=True
+        )
+
+    assert load(".snakemake/lexforge/config.json").stdout == "False\n"
+    refused = load("broken.json")
+    assert refused.returncode != 0 and "broken.json: lexicons/sv/min_sources" in refused.stderr
+
+
 def test_only_the_certified_files_go_live(swedish, tmp_path):
     """A file the steps no longer write (an older layout's ``anagrams.marisa``) left in the
     staging directory is not published: the live version holds the manifest's artifacts and
