@@ -163,17 +163,19 @@ def test_bad_inputs_are_one_line_and_write_nothing(tmp_path, capsys, damage, mes
     assert not list(tmp_path.glob("*.parquet"))
 
 
-def test_letter_counts_are_the_same_counted_in_chunks(monkeypatch):
-    """Words counted a few rows at a time (as millions are): the counts of plain Python."""
+def test_letter_counts_are_plain_python_counts():
+    """Random words of a five-letter alphabet with an accented letter (two-byte text), counted
+    in C: the counts of plain Python; a letter outside the alphabet is refused."""
     import random
 
     from pipeline import tables
 
     rng = random.Random(5)
     words = sorted({"".join(rng.choices("ABCDÉ", k=rng.randint(1, 7))) for _ in range(500)})
-    monkeypatch.setattr(tables, "ROWS_AT_ONCE", 7)
     occurrences, containing, initial = tables.letter_counts(words, list("ABCDÉ"))
     for letter in "ABCDÉ":
         assert occurrences[letter] == "".join(words).count(letter)
         assert containing[letter] == sum(letter in w for w in words)
         assert initial[letter] == sum(w[0] == letter for w in words)
+    with pytest.raises(ValueError, match="not in the alphabet"):
+        tables.letter_counts(["ABX"], list("ABC"))
