@@ -22,10 +22,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from lexforge.atomic import atomic_open
 from lexforge.errors import report_user_errors
 from lexforge.graph import build_sorted_graph, letter_matrix
 from lexforge.lexicon import ANAGRAM_CLASSES_FILE, ANAGRAM_GRAPH_FILE, anagram_class_offsets
-from pipeline.compile import read_words_tsv, save_array, write_lines
+from pipeline.compile import read_words_tsv, save_array
 from pipeline.outputs import record_outputs
 from pipeline.step import lexicon_spec, step_parser
 
@@ -35,15 +36,19 @@ log = logging.getLogger("pipeline.anagrams")
 class AnagramIndex(NamedTuple):
     """The anagram index of sorted words (``anagram_index``)."""
 
-    lines: list[str]  # KEY=WORD, bytewise order
+    text: str  # the KEY=WORD lines, each ending in a newline, in bytewise order
     keys: list[str]  # the distinct keys, in order (a key's id is its rank)
     offsets: np.ndarray  # per key, the UTF-8 byte offset of its first line; then the total
 
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")[:-1]
+
 
 def anagram_index(words: list[str], alphabet: str | None = None) -> AnagramIndex:
-    """The ``KEY=WORD`` lines in bytewise order, the distinct keys and their line offsets, for
-    sorted ``words`` (KEY: the word's letters sorted by code point), whose letters are those
-    of ``alphabet`` when given (faster than finding them).
+    """The ``KEY=WORD`` lines (one text) in bytewise order, the distinct keys and their line
+    offsets, for sorted ``words`` (KEY: the word's letters sorted by code point), whose letters
+    are those of ``alphabet`` when given (faster than finding them).
 
     ``=`` sorts before every letter, so bytewise line order is (key, word) order: a stable sort
     of the already sorted words by key. The lines equal
@@ -53,7 +58,7 @@ def anagram_index(words: list[str], alphabet: str | None = None) -> AnagramIndex
     one code matrix and decoded at once, not string by string.
     """
     if not words:
-        return AnagramIndex([], [], np.zeros(1, dtype="<u8"))
+        return AnagramIndex("", [], np.zeros(1, dtype="<u8"))
     # Code-point order, so code order is key order.
     letters = sorted(set(alphabet) if alphabet else set("".join(words)))
     width = max(map(len, words))
@@ -72,7 +77,7 @@ def anagram_index(words: list[str], alphabet: str | None = None) -> AnagramIndex
     line_codes[:, -1] = newline
     del spelled
     characters = [*letters, "=", "\n"]
-    lines = _decode(line_codes, characters).split("\n")[:-1]
+    text = _decode(line_codes, characters)
     del line_codes
     key_codes = np.zeros((int(np.count_nonzero(is_first)), width + 1), dtype=np.uint8)
     key_codes[:, :width] = codes[is_first]
@@ -83,7 +88,7 @@ def anagram_index(words: list[str], alphabet: str | None = None) -> AnagramIndex
     line_bytes = 2 * key_bytes + 2  # KEY=WORD\n
     starts = np.r_[np.uint64(0), np.cumsum(line_bytes, dtype=np.uint64)]
     offsets = np.r_[starts[:-1][is_first], starts[-1:]].astype("<u8")
-    return AnagramIndex(lines, keys, offsets)
+    return AnagramIndex(text, keys, offsets)
 
 
 def _decode(codes: np.ndarray, characters: list[str]) -> str:
@@ -125,7 +130,8 @@ def _anagram_index_by_string(
         spelled = [key.translate(table) for key in keys.tolist()]
     lines = [key + "=" + words[i] for key, i in zip(spelled, order.tolist(), strict=True)]
     offsets = np.asarray(anagram_class_offsets(lines), dtype="<u8")
-    return AnagramIndex(lines, [spelled[i] for i in first.tolist()], offsets)
+    text = "".join(line + "\n" for line in lines)
+    return AnagramIndex(text, [spelled[i] for i in first.tolist()], offsets)
 
 
 def anagram_lines(words: list[str]) -> list[str]:
@@ -137,14 +143,16 @@ def build_index(words: list[str], alphabet: str, out: Path) -> int:
     """Write the three anagram artifacts of sorted ``words`` into ``out``; the number of lines.
     Each large list is dropped once written (a caller that passes its only reference to
     ``words`` lets that go too)."""
-    lines, keys, offsets = anagram_index(words, alphabet)
+    text, keys, offsets = anagram_index(words, alphabet)
+    count = len(words)
     del words
     ids = np.arange(len(keys), dtype=np.int32)  # a key's id is its rank
     save_array(build_sorted_graph(keys, ids, alphabet), out / ANAGRAM_GRAPH_FILE)
     del keys, ids
     save_array(offsets, out / ANAGRAM_CLASSES_FILE)
-    write_lines(lines, out / "anagrams.txt")
-    return len(lines)
+    with atomic_open(out / "anagrams.txt") as handle:
+        handle.write(text)
+    return count
 
 
 def main(argv: list[str] | None = None) -> int:
