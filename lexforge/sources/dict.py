@@ -11,8 +11,5 @@ from lexforge.sources.textfile import read_lines
 
 
 def read_dict(path: Path, encoding: str = "utf-8") -> Iterator[str]:
-    """Yield every non-blank line of a dict list, trailing whitespace removed."""
-    for line in read_lines(path, encoding):
-        entry = line.strip()
-        if entry:
-            yield entry
+    """Every non-blank line of a dict list, surrounding whitespace removed."""
+    return iter([entry for line in read_lines(path, encoding) if (entry := line.strip())])

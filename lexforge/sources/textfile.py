@@ -44,8 +44,10 @@ def read_lines(path: Path, encoding: str) -> list[str]:
             f"{path}: declared {encoding}, but the file is UTF-8 (its accented letters would be "
             "read as two characters each); remove the source's 'encoding'"
         )
-    text = text.removeprefix("\ufeff")
-    return [line.removesuffix("\r") for line in text.split("\n")]
+    lines = text.removeprefix("\ufeff").split("\n")
+    if "\r" in text:
+        return [line.removesuffix("\r") for line in lines]
+    return lines
 
 
 def _is_single_byte(encoding: str) -> bool:
