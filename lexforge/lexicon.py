@@ -167,23 +167,16 @@ class Lexicon:
         return offsets, text
 
     def anagram_words(self, key: str) -> list[str]:
-        """The words whose anagram key (``anagram_key``) is ``key``, in code-point order: one
-        class of the anagram index, found by bisection over its keys."""
-        offsets, text = self.anagram_classes
-        wanted = key.encode("utf-8")  # UTF-8 byte order is the keys' (code-point) order
-        low, high = 0, len(offsets) - 1
-        while low < high:
-            middle = (low + high) // 2
-            start = offsets[middle]
-            if text[start : text.find(b"=", start)] < wanted:
-                low = middle + 1
-            else:
-                high = middle
-        if low == len(offsets) - 1:
-            return []
-        start = offsets[low]
-        lines = bytes(text[start : offsets[low + 1]]).decode("utf-8").split("\n")[:-1]
-        return [word for found, _, word in (line.partition("=") for line in lines) if found == key]
+        """The words whose anagram key (``anagram_key``) is ``key``, in code-point order: the
+        ``KEY=WORD`` lines of the anagram index that start with ``key=``, found by bisection."""
+        _, text = self.anagram_classes  # checked against the manifest, as the rack search reads it
+        prefix = f"{key}=".encode()
+        start = end = _first_line_at_least(text, prefix)
+        while text[end : end + len(prefix)] == prefix:
+            newline = text.find(b"\n", end)
+            end = len(text) if newline < 0 else newline + 1
+        lines = bytes(text[start:end]).decode("utf-8").split("\n")[:-1]
+        return [line[len(key) + 1 :] for line in lines]
 
     @cached_property
     def word_nodes(self) -> memoryview:
@@ -267,7 +260,7 @@ class Lexicon:
 NODE_DESCR = [("mask", "<u8"), ("first", "<i4"), ("word", "<i4")]
 
 
-def _first_line_at_least(text: mmap.mmap, key: bytes) -> int:
+def _first_line_at_least(text: bytes | mmap.mmap, key: bytes) -> int:
     """The offset of the first line of the sorted ``text`` that is not less than ``key``."""
     low, high = 0, len(text)  # the answer is a line start in [low, high]
     while low < high:
