@@ -63,8 +63,8 @@ def _fill(stage: Path, version: Path) -> None:
     across file systems). Each file is replaced in one rename, and a file already there has the
     same bytes (the version id is a digest of them) unless it was damaged: a reader of this
     version never sees a file missing or changed."""
+    staged = certified_files(stage)  # before anything is made: a bad manifest leaves nothing
     version.mkdir(parents=True, exist_ok=True)
-    staged = certified_files(stage)
     for name, path in sorted(staged.items()):
         destination = version / name
         if destination.is_file() and os.path.samefile(path, destination):

@@ -108,6 +108,24 @@ def test_only_the_certified_files_go_live(swedish, tmp_path):
     assert "anagrams.marisa" not in listed
 
 
+def test_a_staged_lexicon_with_a_bad_manifest_does_not_go_live(swedish, tmp_path):
+    """A manifest that is not JSON, or names a file the stage lacks: one line naming it, and
+    nothing made in the build directory."""
+    from lexforge.errors import UserError
+    from pipeline.live import go_live
+
+    stage = tmp_path / "stage/sv"
+    shutil.copytree(swedish / "build/stage/sv", stage)
+    manifest = stage / "manifest.json"
+    good = json.loads(manifest.read_text(encoding="utf-8"))
+    (stage / "graph.npy").unlink()
+    for text, problem in (("{bad", "not a lexicon manifest"), (json.dumps(good), "missing")):
+        manifest.write_text(text, encoding="utf-8")
+        with pytest.raises(UserError, match=problem):
+            go_live(stage, tmp_path / "build")
+        assert not (tmp_path / "build").exists()
+
+
 def test_dry_run_and_noop_rerun(swedish):
     assert "Nothing to be done" in snakemake(swedish, "-n", "all").stdout
     done = snakemake(swedish, "all")
