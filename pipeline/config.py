@@ -104,15 +104,19 @@ def load_config(
 
     ``WORKFLOW_CONFIG``, which the workflow writes only once it has checked it and its
     languages against their schemas, is not checked against them again: each of a build's steps
-    would import jsonschema and check the same documents (0.1 s a step)."""
+    would import jsonschema and check the same documents (0.1 s a step). Should it fail to
+    resolve (edited since), it is checked, so that the schema names the mistake."""
     path = Path(path)
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise UserError(f"{path}: (top level): not a mapping")
-    checked = path == WORKFLOW_CONFIG
-    if not checked:
-        check_config_schema(data, path)
-    return resolve_config(data, path, check_files, only, schema_checked=checked)
+    if path == WORKFLOW_CONFIG:
+        try:
+            return resolve_config(data, path, check_files, only, schema_checked=True)
+        except (KeyError, TypeError, AttributeError):  # a shape the schemas would refuse
+            pass
+    check_config_schema(data, path)
+    return resolve_config(data, path, check_files, only)
 
 
 def check_config_schema(data: dict[str, Any], path: Path) -> None:

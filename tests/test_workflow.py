@@ -89,6 +89,12 @@ def test_steps_do_not_check_the_schemas_the_workflow_checked(swedish, tmp_path):
     assert load(".snakemake/lexforge/config.json").stdout == "False\n"
     refused = load("broken.json")
     assert refused.returncode != 0 and "broken.json: lexicons/sv/min_sources" in refused.stderr
+    # The workflow's file edited by hand into a shape that cannot resolve: the schema names it.
+    del broken["lexicons"]["sv"]["sources"]
+    (tmp_path / ".snakemake/lexforge/config.json").write_text(json.dumps(broken), encoding="utf-8")
+    refused = load(".snakemake/lexforge/config.json")
+    assert refused.returncode != 0
+    assert "config.json: lexicons/sv: 'sources' is a required property" in refused.stderr
 
 
 def test_only_the_certified_files_go_live(swedish, tmp_path):
