@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -60,9 +60,10 @@ def boggle_brute_force(
 ) -> list[BoggleWord]:
     """Boggle by tracing every plausible word of the lexicon on the grid."""
     around = grid_neighbours(grid.shape, adjacency)
+    index = cells_by_first_letter(grid, around)
     first = {}
     for word in _plausible_words(lexicon, grid, around, min_length):
-        paths = list(_paths_spelling(word, grid, around))
+        paths = _paths_spelling(word, grid, index)
         if paths:
             first[word] = min(paths)
     return _boggle_words(grid, first)
@@ -87,11 +88,12 @@ def ruzzle_brute_force(
     """Ruzzle by tracing every plausible word; best score, ties to the smallest path."""
     values = _values(lexicon, board, values)
     around = grid_neighbours(board.shape, 8)
+    index = cells_by_first_letter(board, around)
     best = {}
     for word in _plausible_words(lexicon, board, around, min_length):
         scored = [
             (ruzzle_score(board, _coords(board, path), values), path)
-            for path in _paths_spelling(word, board, around)
+            for path in _paths_spelling(word, board, index)
         ]
         if scored:
             best[word] = min(scored, key=lambda item: (-item[0], item[1]))
@@ -161,44 +163,71 @@ def _plausible_words(
 
 
 class LetterTable:
-    """Every word of a lexicon with its letter counts, to filter all of them at once.
+    """Every word of a lexicon as letter codes, to filter all of them at once.
 
     The brute-force oracles test *every* word of the lexicon; in plain Python that is seconds per
-    case for millions of words. The counts make the first, cheap test (does the grid or rack hold
-    the word's letters?) one vectorized comparison; only the survivors are traced one by one.
+    case for millions of words. Each word's set of letters, as a bitmask, makes the first test
+    (could the grid or rack hold the word's letters?) one vectorized comparison; the few percent
+    of words that pass have their letters counted, and only the survivors of that are traced one
+    by one.
     """
 
-    CHUNK = 1 << 16  # rows counted at once: bounds the temporary arrays (and keeps them in cache)
+    CHUNK = 1 << 16  # words turned into bitmasks at once: bounds the temporary arrays
 
     def __init__(self, lexicon: Lexicon) -> None:
-        self.words = list(lexicon.words.iterkeys())
+        self.text = _word_lines(lexicon)
         self.letters = graph_letters(lexicon.language.alphabet)
         width = len(self.letters)
-        table = {ord(letter): chr(code) for code, letter in enumerate(self.letters)}
-        self.lengths = np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
-        self.counts = np.zeros((len(self.words), width), dtype=np.uint8)
-        for start in range(0, len(self.words), self.CHUNK):
-            chunk = self.words[start : start + self.CHUNK]
-            text = "".join(chunk).translate(table).encode("latin-1")
-            codes = np.frombuffer(text, dtype=np.uint8).astype(np.int64)
-            rows = np.repeat(np.arange(len(chunk)), self.lengths[start : start + len(chunk)])
-            counted = np.bincount(rows * width + codes, minlength=len(chunk) * width)
-            self.counts[start : start + len(chunk)] = counted.reshape(len(chunk), width)
+        points = np.frombuffer(self.text.encode("utf-32-le"), dtype=np.uint32)
+        lookup = np.full(max(map(ord, self.letters)) + 1, width, dtype=np.uint8)  # width: "\n"
+        lookup[[ord(letter) for letter in self.letters]] = np.arange(width)
+        self.codes = lookup[points]
+        ends = np.flatnonzero(points == ord("\n"))
+        self.starts = np.zeros_like(ends)
+        self.starts[1:] = ends[:-1] + 1
+        self.lengths = ends - self.starts
+        bits = np.append(np.uint64(1) << np.arange(width, dtype=np.uint64), np.uint64(0))
+        self.masks = np.empty(len(self.starts), dtype=np.uint64)  # bit i: holds self.letters[i]
+        for first in range(0, len(self.starts), self.CHUNK):
+            starts = self.starts[first : first + self.CHUNK]
+            end = ends[first + len(starts) - 1]
+            self.masks[first : first + len(starts)] = np.bitwise_or.reduceat(
+                bits[self.codes[starts[0] : end]], starts - starts[0]
+            )
 
     def within(self, available: Counter[str], spare: int, shortest: int, longest: int) -> list[str]:
         """Words of ``shortest``..``longest`` letters that ``available`` letters spell, with at
-        most ``spare`` letters (jokers) missing."""
-        # A word's counts never exceed 255, so capping what is available there changes nothing
-        # and keeps the arithmetic in bytes: max(count, cap) - cap is the count missing.
+        most ``spare`` letters (jokers) missing, in code-point order."""
+        held = sum(1 << i for i, letter in enumerate(self.letters) if available.get(letter, 0))
+        # A word lacking k distinct letters misses at least k: only those with k <= spare can.
+        lacking = np.bitwise_count(self.masks & np.uint64(~held & (1 << 64) - 1))
+        length_ok = (self.lengths >= shortest) & (self.lengths <= longest)
+        rows = np.flatnonzero((lacking <= spare) & length_ok)
+        starts, lengths = self.starts[rows], self.lengths[rows]
+        # Their letters' codes, one row after the other: the letter counts of each row.
+        firsts = np.cumsum(lengths) - lengths
+        positions = np.arange(int(lengths.sum())) + (starts - firsts).repeat(lengths)
+        width = len(self.letters)
+        owner = np.arange(len(rows), dtype=np.int64).repeat(lengths)
+        counts = np.bincount(owner * width + self.codes[positions], minlength=len(rows) * width)
+        counts = counts.astype(np.uint8).reshape(len(rows), width)  # words: 64 letters at most
+        # Capping what is available at 255 changes nothing and keeps the arithmetic in bytes:
+        # max(count, cap) - cap is the count missing.
         cap = np.array([min(available.get(letter, 0), 255) for letter in self.letters], np.uint8)
-        keep = []
-        for start in range(0, len(self.words), self.CHUNK):
-            counts = self.counts[start : start + self.CHUNK]
-            missing = (np.maximum(counts, cap) - cap).sum(axis=1, dtype=np.int64)
-            lengths = self.lengths[start : start + self.CHUNK]
-            ok = (missing <= spare) & (lengths >= shortest) & (lengths <= longest)
-            keep.extend(start + np.flatnonzero(ok))
-        return [self.words[i] for i in keep]
+        missing = (np.maximum(counts, cap) - cap).sum(axis=1, dtype=np.int64)
+        keep = missing <= spare
+        return [
+            self.text[start : start + length]
+            for start, length in zip(starts[keep].tolist(), lengths[keep].tolist(), strict=True)
+        ]
+
+
+def _word_lines(lexicon: Lexicon) -> str:
+    """The lexicon's words, one per line in code-point order: its ``words.txt`` as built, or its
+    trie's keys."""
+    if lexicon.path is not None and (lexicon.path / "words.txt").is_file():
+        return (lexicon.path / "words.txt").read_text(encoding="utf-8")
+    return "".join(word + "\n" for word in sorted(lexicon.words.iterkeys()))
 
 
 @lru_cache(maxsize=4)
@@ -206,19 +235,40 @@ def letter_table(lexicon: Lexicon) -> LetterTable:
     return LetterTable(lexicon)
 
 
-def _paths_spelling(word: str, grid: Grid, around: list[Path]) -> Iterator[Path]:
-    """Every path of distinct adjacent cells whose letters are exactly ``word``."""
+def _paths_spelling(word: str, grid: Grid, index: CellIndex) -> list[Path]:
+    """Every path of distinct adjacent cells whose letters are exactly ``word``, depth-first
+    (``index``: the grid's cells and each cell's neighbours by first letter)."""
+    cells = grid.cells
+    paths: list[Path] = []
+    starts, steps = index
 
-    def match(path: Path, position: int) -> Iterator[Path]:
+    def match(path: Path, position: int) -> None:
         if position == len(word):
-            yield path
+            paths.append(path)
             return
-        for cell in around[path[-1]] if path else range(len(grid.cells)):
-            letters = grid.cells[cell]
+        following = steps[path[-1]] if path else starts
+        for cell in following.get(word[position], ()):
+            letters = cells[cell]
             if cell not in path and word.startswith(letters, position):
-                yield from match((*path, cell), position + len(letters))
+                match((*path, cell), position + len(letters))
 
-    yield from match((), 0)
+    match((), 0)
+    return paths
+
+
+CellIndex = tuple[dict[str, list[int]], list[dict[str, list[int]]]]
+
+
+def cells_by_first_letter(grid: Grid, around: list[Path]) -> CellIndex:
+    """The grid's cells by the first letter they hold; and each cell's neighbours so."""
+
+    def by_first_letter(cells: Iterable[int]) -> dict[str, list[int]]:
+        grouped: dict[str, list[int]] = {}
+        for cell in cells:
+            grouped.setdefault(grid.cells[cell][0], []).append(cell)
+        return grouped
+
+    return by_first_letter(range(len(grid.cells))), [by_first_letter(a) for a in around]
 
 
 def _values(lexicon: Lexicon, board: Grid, values: dict[str, int] | None) -> dict[str, int]:
