@@ -67,7 +67,9 @@ def _words_tsv_fields(path: Path) -> list[str]:
 
 
 def save_trie(keys: list[str], path: Path) -> marisa_trie.Trie:
-    trie = marisa_trie.Trie(keys)
+    """The trie of ``keys``, saved. Its nodes are in label order: iterating it then gives the
+    keys in UTF-8 byte order, which is the code-point order of a sorted word list."""
+    trie = marisa_trie.Trie(keys, order=marisa_trie.LABEL_ORDER)
     with atomic_path(path) as tmp:
         trie.save(str(tmp))
     return trie
@@ -85,8 +87,10 @@ def write_lines(lines: list[str], path: Path) -> None:
 
 
 def trie_ids(trie: marisa_trie.Trie, words: list[str]) -> np.ndarray:
-    """The trie's key id of each word, in the words' order."""
-    return np.fromiter((trie[word] for word in words), dtype=np.int32, count=len(words))
+    """The key id of each of the sorted ``words`` in their label-order trie (``save_trie``):
+    the ids as the trie's iteration gives them, twice as fast as looking each word up."""
+    ids = (key_id for _, key_id in trie.iteritems())
+    return np.fromiter(ids, dtype=np.int32, count=len(words))
 
 
 def source_masks(ids: np.ndarray, masks: np.ndarray, sources: int) -> np.ndarray:
