@@ -76,6 +76,9 @@ PYTHON = sys.executable
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [workflow.basedir, *filter(None, [os.environ.get("PYTHONPATH")])]
 )
+# Every job is single-threaded and none does linear algebra, but numpy's OpenBLAS starts one
+# thread per core at import: 0.1 CPU-s per job (6 s of a default build), for nothing.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 wildcard_constraints:
