@@ -33,8 +33,8 @@ PRODUCING_STEP = {
     "anagram-classes.npy": "anagrams",
     "letters.parquet": "tables",
     "stats.parquet": "tables",
-    "report.html": "report",
-    "report.json": "report",
+    "report.html": "tables",
+    "report.json": "tables",
 }
 
 

@@ -1,4 +1,5 @@
-"""Step ``report``: a lexicon's quality report, for a person reviewing it instead of grepping.
+"""A lexicon's quality report, for a person reviewing it instead of grepping; written by the
+``tables`` step (``write_report``), which has the statistics it is made from at hand.
 
 Writes ``report.json`` (the figures and word lists; ``lexforge report`` prints it as text) and
 ``report.html`` (the same, static, with the histogram as inline SVG; no script, no network):
@@ -6,13 +7,9 @@ words by length and source, the full two- and three-letter lists, words found in
 only, suspicious words (no vowel, a letter four times in a row, Roman-numeral shapes),
 rejections by reason with examples, and the change since the previous build.
 
-The previous build is kept in ``--history`` (``build/work/<lexicon>/history/``): the word list
+The previous build is kept in a history folder (``build/work/<lexicon>/history/``): the word list
 and rejection counts of the last report, and of the one before when they differed. A rerun on
 the same words leaves it as it is, so the report is the same given the same previous state.
-
-    python -m pipeline.report --config config/config.yaml --lexicon fr \
-        --words build/fr/words.txt --words-tsv build/work/fr/words.tsv \
-        --stats build/fr/stats.parquet --history build/work/fr/history --out build/fr
 """
 
 from __future__ import annotations
@@ -22,22 +19,16 @@ import json
 import os
 import re
 import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 
 from lexforge.atomic import atomic_open
-from lexforge.errors import report_user_errors
 from lexforge.language import Language
 from lexforge.report import FORMAT
-from pipeline.frames import read_words_frame
-from pipeline.outputs import record_outputs
 from pipeline.report_html import render_html
-from pipeline.step import lexicon_spec, step_parser
 
 SAMPLE = 12  # words shown per length of a source's own words
 LISTED = 60  # suspicious words listed per kind
@@ -281,28 +272,21 @@ def build_report(
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = step_parser(__doc__)
-    parser.add_argument("--words", type=Path, required=True, help="the compiled words.txt")
-    parser.add_argument("--words-tsv", type=Path, required=True, help="the words step's words.tsv")
-    parser.add_argument("--stats", type=Path, required=True)
-    parser.add_argument("--history", type=Path, required=True)
-    parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args(argv)
-    spec = lexicon_spec(args)
-    stats = pq.read_table(args.stats).to_pandas()
-    words = read_words_frame(args.words_tsv)
-    report = build_report(
-        args.lexicon, spec.language_data, args.words, words, stats, History(args.history)
-    )
-    with atomic_open(args.out / "report.json") as out:
-        json.dump(report, out, indent=1, sort_keys=True, ensure_ascii=False)
-        out.write("\n")
-    with atomic_open(args.out / "report.html") as out:
-        out.write(render_html(report))
-    record_outputs(args)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(report_user_errors(main))
+def write_report(
+    name: str,
+    language: dict,
+    words_path: Path,
+    words: pd.DataFrame,
+    stats: pd.DataFrame,
+    history: Path,
+    out: Path,
+) -> None:
+    """``report.json`` and ``report.html`` of lexicon ``name`` into ``out``: ``words_path`` is
+    its sorted ``words.txt``, ``words`` its words and source masks (``read_words_frame``),
+    ``stats`` its ``stats.parquet`` rows, ``history`` the folder of its previous builds."""
+    report = build_report(name, language, words_path, words, stats, History(history))
+    with atomic_open(out / "report.json") as handle:
+        json.dump(report, handle, indent=1, sort_keys=True, ensure_ascii=False)
+        handle.write("\n")
+    with atomic_open(out / "report.html") as handle:
+        handle.write(render_html(report))

@@ -1,4 +1,6 @@
-"""Step ``tables``: letter table and tidy statistics of one lexicon, as parquet.
+"""Step ``tables``: letter table and tidy statistics of one lexicon, as parquet; and the quality
+report made from them (``pipeline.report``: ``report.json``, ``report.html``), in the same process
+so the statistics and the words are read once.
 
 ``letters.parquet``: one row per alphabet letter, then one per Scrabble tile of the language
 outside the lexicon's alphabet (a letter the lexicon folds, such as Ä in ``de``, or a two-letter
@@ -16,7 +18,8 @@ Artifacts section documents every column.
 
     python -m pipeline.tables --config config/config.yaml --lexicon fr \
         --words build/work/fr/words.tsv --sources build/work/fr/sources.json \
-        --anagrams build/fr/anagrams.txt --classes build/fr/anagram-classes.npy --out build/fr
+        --anagrams build/fr/anagrams.txt --classes build/fr/anagram-classes.npy \
+        --words-txt build/fr/words.txt --history build/work/fr/history --out build/fr
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ from lexforge.atomic import atomic_path
 from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.language import Language
 from pipeline.compile import read_words_and_masks
+from pipeline.frames import read_words_frame
 from pipeline.outputs import record_outputs
+from pipeline.report import write_report
 from pipeline.step import lexicon_spec, step_parser
 
 #: The columns of stats.parquet, in order; every one but lexicon, metric and value may be null.
@@ -176,16 +181,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--classes", type=Path, required=True, help="the compiled anagram-classes.npy"
     )
+    parser.add_argument(
+        "--words-txt", type=Path, required=True, help="the compiled words.txt (for the report)"
+    )
+    parser.add_argument("--history", type=Path, required=True, help="the report's history folder")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     spec = lexicon_spec(args)
     words, masks = read_words_and_masks(args.words)
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
     sizes = anagram_class_sizes(args.anagrams, args.classes)  # every input read before writing
+    if not args.words_txt.is_file():
+        raise UserError(f"{args.words_txt}: cannot read (no such file)")
     letters = letter_table(args.lexicon, words, spec.language)
     stats = stats_table(args.lexicon, words, masks, sizes, sources)
+    del words, masks
     write_parquet(letters, args.out / "letters.parquet")
     write_parquet(stats, args.out / "stats.parquet")
+    write_report(
+        args.lexicon,
+        spec.language_data,
+        args.words_txt,
+        read_words_frame(args.words),
+        stats.to_pandas(),
+        args.history,
+        args.out,
+    )
     record_outputs(args)
     return 0
 

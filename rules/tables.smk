@@ -1,4 +1,5 @@
-# Stage 3: letter table, tidy statistics and the manifest that lists every artifact.
+# Stage 3: letter table, tidy statistics and the quality report made from them (one job: the
+# statistics and the words read once), then the manifest that lists every artifact.
 
 
 rule tables:
@@ -7,9 +8,12 @@ rule tables:
         sources="build/work/{lexicon}/sources.json",
         anagrams="build/stage/{lexicon}/anagrams.txt",
         classes="build/stage/{lexicon}/anagram-classes.npy",
+        words_txt="build/stage/{lexicon}/words.txt",
     output:
         letters="build/stage/{lexicon}/letters.parquet",
         stats="build/stage/{lexicon}/stats.parquet",
+        html="build/stage/{lexicon}/report.html",
+        json="build/stage/{lexicon}/report.json",
         record="build/work/{lexicon}/outputs/tables.json",
     params:
         code=code_hash("pipeline.tables"),
@@ -25,7 +29,8 @@ rule tables:
     shell:
         "{PYTHON} -m pipeline.tables --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --sources {input.sources} --anagrams {input.anagrams}"
-        " --classes {input.classes} --out build/stage/{wildcards.lexicon}"
+        " --classes {input.classes} --words-txt {input.words_txt}"
+        " --history build/work/{wildcards.lexicon}/history --out build/stage/{wildcards.lexicon}"
         " --record {output.record} {output} 2> {log}"
 
 
@@ -54,7 +59,6 @@ rule manifest:
             "compile.json",
             "anagrams.json",
             "tables.json",
-            "report.json",
         ),
         provenance=provenance_files,
     output:

@@ -9,12 +9,18 @@ import numpy as np
 from lexforge.lexicon import anagram_class_offsets
 
 
-def anagram_args(folder: Path, words: list[str]) -> list[str]:
-    """anagrams.txt (its lines by their definition) and anagram-classes.npy (by the plain loop
-    of lexforge.lexicon) of ``words``, as the anagrams step writes them; the tables step's
-    arguments for them."""
+def compiled_args(folder: Path, words: list[str]) -> list[str]:
+    """anagrams.txt (its lines by their definition), anagram-classes.npy (by the plain loop of
+    lexforge.lexicon) and words.txt of sorted ``words``, as the anagrams and compile steps write
+    them; the tables step's arguments for them and for the report's history folder."""
     lines = sorted("".join(sorted(w)) + "=" + w for w in words)
     (folder / "anagrams.txt").write_text("\n".join(lines) + "\n")
     classes = folder / "anagram-classes.npy"
     np.save(classes, np.asarray(anagram_class_offsets(lines), dtype="<u8"))
-    return ["--anagrams", str(folder / "anagrams.txt"), "--classes", str(classes)]
+    (folder / "words.txt").write_text("".join(word + "\n" for word in words))
+    return [
+        "--anagrams", str(folder / "anagrams.txt"),
+        "--classes", str(classes),
+        "--words-txt", str(folder / "words.txt"),
+        "--history", str(folder / "history"),
+    ]  # fmt: skip

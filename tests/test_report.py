@@ -1,5 +1,6 @@
-"""The report step and ``lexforge report`` on a small hand-made lexicon: every figure checked
-against counts made here from the words, the previous build's change, determinism."""
+"""The quality report (the tables step writes it) and ``lexforge report`` on a small hand-made
+lexicon: every figure checked against counts made here from the words, the previous build's
+change, determinism."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from step_inputs import anagram_args
+from step_inputs import compiled_args
 
 from lexforge.errors import UserError
 from lexforge.report import load_report, render_text
-from pipeline import report as step
+from pipeline import report as report_builder
 from pipeline import tables
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,15 +26,14 @@ FIRST = {
     "AB": 3, "AH": 1, "BRR": 2, "CAT": 3, "CWM": 1, "DOG": 3, "MIX": 3, "XIV": 2, "HALLO": 3,
     "SHHHH": 2, "ZZZZZ": 1, "RATES": 3, "STARE": 2, "TEARS": 1, "WORDS": 3,
 }  # fmt: skip
-INPUTS = (("words", "tsv"), ("sources", "json"))
 SECOND = {**{w: m for w, m in FIRST.items() if w not in ("AH", "TEARS")}, "OX": 3, "ZEBRA": 1}
 
 
 def write_inputs(folder: Path, words: dict[str, int], alphabet_rejections: int) -> list[str]:
-    """words.txt, words.tsv, stats.parquet (by the tables step) of a lexicon; report arguments."""
+    """words.txt, words.tsv, sources.json and the anagram index of a lexicon; the arguments of
+    the tables step, which writes the report."""
     folder.mkdir(parents=True, exist_ok=True)
     ordered = sorted(words)
-    (folder / "words.txt").write_text("".join(w + "\n" for w in ordered))
     (folder / "words.tsv").write_text("".join(f"{w}\t{words[w]}\n" for w in ordered))
     holds = [sum(1 for m in words.values() if m >> i & 1) for i in range(2)]
     sources = [
@@ -44,21 +44,17 @@ def write_inputs(folder: Path, words: dict[str, int], alphabet_rejections: int) 
          "examples": {"alphabet": ["col·lecció", "cel·la"][: min(2, alphabet_rejections)]}},
     ]  # fmt: skip
     (folder / "sources.json").write_text(json.dumps(sources))
-    common = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out", str(folder)]
-    inputs = [f"--{name}={folder / f'{name}.{kind}'}" for name, kind in INPUTS]
-    assert tables.main([*common, *inputs, *anagram_args(folder, ordered)]) == 0
     return [
-        *common,
-        "--words", str(folder / "words.txt"),
-        "--words-tsv", str(folder / "words.tsv"),
-        "--stats", str(folder / "stats.parquet"),
-        "--history", str(folder / "history"),
+        "--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out", str(folder),
+        "--words", str(folder / "words.tsv"),
+        "--sources", str(folder / "sources.json"),
+        *compiled_args(folder, ordered),
     ]  # fmt: skip
 
 
 def test_report_figures_match_the_words(tmp_path):
     args = write_inputs(tmp_path / "one", FIRST, 0)
-    assert step.main(args) == 0
+    assert tables.main(args) == 0
     report = json.loads((tmp_path / "one/report.json").read_text())
     assert report["words"] == len(FIRST)
     assert report["two_letter"] == ["AB", "AH"]
@@ -94,11 +90,11 @@ def test_report_figures_match_the_words(tmp_path):
 
 def test_vowel_check_uses_the_language_vowels():
     words = pd.Series(["BRR", "CWM", "RHYTHM", "CAT", "NTH"])
-    (no_vowel, *_) = step.suspicious(words, "ABCHMNRTWY", "AEIOU")
+    (no_vowel, *_) = report_builder.suspicious(words, "ABCHMNRTWY", "AEIOU")
     assert no_vowel["kind"] == "no-vowel" and no_vowel["words"] == ["BRR", "CWM", "RHYTHM", "NTH"]
-    (no_vowel, *_) = step.suspicious(words, "ABCHMNRTWY", "AEIOUY")
+    (no_vowel, *_) = report_builder.suspicious(words, "ABCHMNRTWY", "AEIOUY")
     assert no_vowel["words"] == ["BRR", "CWM", "NTH"]
-    assert [k["kind"] for k in step.suspicious(words, "ABC", None)] == [
+    assert [k["kind"] for k in report_builder.suspicious(words, "ABC", None)] == [
         "repeated-letter",
         "roman-numeral",
     ]
@@ -106,13 +102,13 @@ def test_vowel_check_uses_the_language_vowels():
 
 def test_change_since_the_previous_build_and_jumping_rejections(tmp_path):
     folder = tmp_path / "lexicon"
-    assert step.main(write_inputs(folder, FIRST, 0)) == 0
+    assert tables.main(write_inputs(folder, FIRST, 0)) == 0
     first = (folder / "report.json").read_bytes()
-    assert step.main(write_inputs(folder, FIRST, 0)) == 0  # a rerun: still no previous build
+    assert tables.main(write_inputs(folder, FIRST, 0)) == 0  # a rerun: still no previous build
     assert (folder / "report.json").read_bytes() == first
 
     args = write_inputs(folder, SECOND, 480)
-    assert step.main(args) == 0
+    assert tables.main(args) == 0
     report = json.loads((folder / "report.json").read_text())
     change = report["change"]
     assert change["previous_words"] == len(FIRST)
@@ -129,14 +125,14 @@ def test_change_since_the_previous_build_and_jumping_rejections(tmp_path):
     assert "2 added, 2 removed" in text
 
     html, json_bytes = (folder / "report.html").read_bytes(), (folder / "report.json").read_bytes()
-    assert step.main(args) == 0  # same previous state, same report
+    assert tables.main(args) == 0  # same previous state, same report
     assert (folder / "report.html").read_bytes() == html
     assert (folder / "report.json").read_bytes() == json_bytes
 
 
 def test_lexforge_report_prints_the_text_without_pandas(tmp_path):
     folder = tmp_path / "xx"
-    assert step.main(write_inputs(folder, FIRST, 3)) == 0
+    assert tables.main(write_inputs(folder, FIRST, 3)) == 0
     code = (
         "import sys; from lexforge.cli import main; main(['report', '--lexicon', sys.argv[1]]);"
         " bad = [m for m in sys.modules if m.split('.')[0] in ('pipeline', 'pandas', 'pyarrow')];"

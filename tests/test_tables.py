@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from step_inputs import anagram_args
+from step_inputs import compiled_args
 
 from lexforge.errors import report_user_errors
 from lexforge.language import Language
@@ -34,7 +34,7 @@ def test_words_that_look_like_missing_values_stay_words(tmp_path):
         str(tmp_path / "words.tsv"),
         "--sources",
         str(tmp_path / "sources.json"),
-        *anagram_args(tmp_path, words),
+        *compiled_args(tmp_path, words),
     ]
     assert main(args) == 0
     letters = {r["letter"]: r for r in pq.read_table(tmp_path / "letters.parquet").to_pylist()}
@@ -68,7 +68,7 @@ def test_sources_combined_and_examples(tmp_path):
     args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "fr", "--out", str(tmp_path)]
     for name in ("words.tsv", "sources.json"):
         args += [f"--{name.split('.')[0]}", str(tmp_path / name)]
-    args += anagram_args(tmp_path, ["AB", "ABC", "ABCD", "ABCDE"])
+    args += compiled_args(tmp_path, ["AB", "ABC", "ABCD", "ABCDE"])
     assert main(args) == 0
     rows = pq.read_table(tmp_path / "stats.parquet").to_pylist()
 
@@ -103,7 +103,7 @@ def test_letters_list_every_tile_of_the_language(tmp_path):
     )
     args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "de", "--out"]
     args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]
-    args += [str(tmp_path / "sources.json"), *anagram_args(tmp_path, ["AEPFEL", "UBER"])]
+    args += [str(tmp_path / "sources.json"), *compiled_args(tmp_path, ["AEPFEL", "UBER"])]
     assert main(args) == 0
     rows = pq.read_table(tmp_path / "letters.parquet").to_pylist()
     tiles = Language.load("de").tile_counts
@@ -122,7 +122,7 @@ def test_anagram_class_sizes_and_letter_counts(tmp_path):
     )
     args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out"]
     args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]
-    args += [str(tmp_path / "sources.json"), *anagram_args(tmp_path, words)]
+    args += [str(tmp_path / "sources.json"), *compiled_args(tmp_path, words)]
     assert main(args) == 0
     stats = pq.read_table(tmp_path / "stats.parquet").to_pylist()
     sizes = {r["class_size"]: r["value"] for r in stats if r["metric"] == "anagram_class_size"}
@@ -144,10 +144,12 @@ def test_anagram_class_sizes_and_letter_counts(tmp_path):
             "not the class offsets of",
         ),
         (lambda folder: (folder / "words.tsv").write_text("AB\tx\n"), "not a words.tsv"),
+        (lambda folder: (folder / "words.txt").unlink(), "words.txt: cannot read"),
     ],
 )
 def test_bad_inputs_are_one_line_and_write_nothing(tmp_path, capsys, damage, message):
-    """A missing, foreign or mismatched input: one line naming it, status 1, no table written."""
+    """A missing, foreign or mismatched input: one line naming it, status 1, no table or report
+    written."""
     words = ["AB", "BA", "ABC"]
     (tmp_path / "words.tsv").write_text("".join(f"{w}\t1\n" for w in sorted(words)))
     (tmp_path / "sources.json").write_text(
@@ -155,12 +157,12 @@ def test_bad_inputs_are_one_line_and_write_nothing(tmp_path, capsys, damage, mes
     )
     args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out"]
     args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]
-    args += [str(tmp_path / "sources.json"), *anagram_args(tmp_path, sorted(words))]
+    args += [str(tmp_path / "sources.json"), *compiled_args(tmp_path, sorted(words))]
     damage(tmp_path)
     assert report_user_errors(lambda: main(args)) == 1
     (line,) = capsys.readouterr().err.splitlines()
     assert message in line and "Traceback" not in line
-    assert not list(tmp_path.glob("*.parquet"))
+    assert not list(tmp_path.glob("*.parquet")) and not list(tmp_path.glob("report.*"))
 
 
 def test_letter_counts_are_plain_python_counts():

@@ -293,7 +293,6 @@ STEP_OUTPUTS = {
     "compile": "build/stage/sv/graph.npy",
     "anagrams": "build/stage/sv/anagrams.txt",
     "tables": "build/stage/sv/stats.parquet",
-    "report": "build/stage/sv/report.html",
     "manifest": "build/stage/sv/manifest.json",
     "validate": "build/stage/sv/validation.json",
     "live": "build/work/sv/outputs/live.json",
