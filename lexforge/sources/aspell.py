@@ -561,21 +561,26 @@ class _AffixTable:
     """The entries of one flag on one side (prefix or suffix), looked up by the word they apply to.
 
     Whether an entry applies depends only on the word's first (prefix) or last (suffix) `span`
-    characters, `span` covering every condition and strip length: results are memoized on them."""
+    characters, `span` covering every condition and strip length: results are memoized on them.
+    Where that edge is new, each condition is tested on its own edge (as many characters as it
+    has positions), memoized per condition length: short conditions, the most, repeat often."""
 
     def __init__(self, rules: list[_Rule], suffix: bool, cross: bool) -> None:
         self.cross = cross  # for a suffix flag: whether prefixed forms take it
         self.suffix = suffix
-        self._edge = -1 if suffix else 0  # the condition position at the word's edge
         self._span = max(max(len(rule.condition), rule.strip + 1) for rule in rules)
         by_condition: dict[tuple[_Position, ...], list[_Result]] = {}
         for rule in rules:
             by_condition.setdefault(rule.condition, []).append((rule.strip, rule.add, rule.cross))
-        self._groups = [
-            (condition, re.compile("".join(map(_position_pattern, condition)), re.DOTALL), results)
-            for condition, results in by_condition.items()
+        self._results = list(by_condition.values())  # per condition, in the file's order
+        by_length: dict[int, list[tuple[int, re.Pattern[str]]]] = {}
+        for index, condition in enumerate(by_condition):
+            pattern = re.compile("".join(map(_position_pattern, condition)), re.DOTALL)
+            by_length.setdefault(len(condition), []).append((index, pattern))
+        #: (condition length, its conditions as (index, pattern), memo: edge → indices matched)
+        self._lengths = [
+            (length, conditions, {}) for length, conditions in sorted(by_length.items())
         ]
-        self._candidates: dict[str, list[tuple[int, re.Pattern[str], list[_Result]]]] = {}
         self._memo: dict[str, tuple[_Result, ...]] = {}
 
     def key(self, word: str) -> str:
@@ -592,27 +597,22 @@ class _AffixTable:
         return found
 
     def _match(self, key: str) -> tuple[_Result, ...]:
-        """`applicable` without the memo. Conditions are prefiltered on the edge character."""
-        edge = key[self._edge]
-        candidates = self._candidates.get(edge)
-        if candidates is None:
-            candidates = self._candidates[edge] = [
-                (len(condition), pattern, results)
-                for condition, pattern, results in self._groups
-                if not condition or _accepts(condition[self._edge], edge)
-            ]
+        """`applicable` without the memo."""
         size = len(key)
+        matched: list[int] = []
+        for length, conditions, memo in self._lengths:
+            if length > size:
+                break
+            edge = key[size - length :] if self.suffix else key[:length]
+            indices = memo.get(edge)
+            if indices is None:
+                indices = memo[edge] = tuple(i for i, pattern in conditions if pattern.match(edge))
+            matched += indices
+        matched.sort()  # the file's order
         found: list[_Result] = []
-        for length, pattern, results in candidates:
-            if size >= length and pattern.match(key, size - length if self.suffix else 0):
-                found += [result for result in results if result[0] < size]
+        for index in matched:
+            found += [result for result in self._results[index] if result[0] < size]
         return tuple(found)
-
-
-def _accepts(position: _Position, char: str) -> bool:
-    """Whether a condition position accepts `char`."""
-    negated, members = position
-    return (char in members) != negated
 
 
 class _Expander:
@@ -783,7 +783,8 @@ class _RejectCounter:
     takes a root no longer than the two strips together. So, for longer roots, the count of a
     pair of flags only depends on how many crossing entries of each flag have each reject set:
     pairs of sets are counted, not pairs of entries. What the entries of a flag give is memoized
-    on the edge of the root that decides which entries apply (see ``_AffixTable``)."""
+    on the edge of the root that decides which entries apply (see ``_AffixTable``), and on the
+    entries that apply (many edges share them)."""
 
     def __init__(
         self, full: _Expander, reject_chars: frozenset[str], pruned: Counter[frozenset[str]]
@@ -791,11 +792,15 @@ class _RejectCounter:
         """Count the forms of `full` (the expander with every entry) in `pruned`."""
         self._reject_chars = reject_chars
         self._pruned = pruned
-        #: flag → its prefix and suffix tables, each with its summaries by root edge
-        self._sides: dict[str, list[tuple[_AffixTable, dict[str, _Rejected]]]] = {}
+        #: flag → its prefix and suffix tables, each with its summaries by root edge and by
+        #: the entries that apply
+        self._sides: dict[
+            str,
+            list[tuple[_AffixTable, dict[str, _Rejected], dict[tuple[_Result, ...], _Rejected]]],
+        ] = {}
         for tables in (full.prefixes, full.suffixes):
             for flag, table in tables.items():
-                self._sides.setdefault(flag, []).append((table, {}))
+                self._sides.setdefault(flag, []).append((table, {}, {}))
         #: (prefix summary, suffix summary) → their rejected cross products on a long root
         self._pairs: dict[tuple[_Rejected, _Rejected], _Tally] = {}
 
@@ -810,11 +815,15 @@ class _RejectCounter:
         pruned = self._pruned
         crossing: tuple[list[_Rejected], list[_Rejected]] = ([], [])  # prefixes, suffixes
         for flag in flags:
-            for table, memo in self._sides.get(flag, ()):
+            for table, by_edge, by_results in self._sides.get(flag, ()):
                 key = table.key(root)
-                rejected = memo.get(key)
+                rejected = by_edge.get(key)
                 if rejected is None:
-                    rejected = memo[key] = self._rejected(table, table.applicable(root))
+                    results = table.applicable(root)
+                    rejected = by_results.get(results)
+                    if rejected is None:
+                        rejected = by_results[results] = self._rejected(table, results)
+                    by_edge[key] = rejected
                 for chars, count in rejected.alone:
                     pruned[chars] += count
                 if rejected.crossing:
