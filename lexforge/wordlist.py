@@ -126,7 +126,7 @@ def write_artifacts(
 
     from lexforge import graph
 
-    words_trie = marisa_trie.Trie(words)
+    words_trie = marisa_trie.Trie(words, order=marisa_trie.LABEL_ORDER)  # as pipeline.compile
     words_trie.save(str(out / "words.marisa"))
     lines = sorted(f"{anagram_key(word)}={word}" for word in words)
     (out / ANAGRAM_LINES_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
