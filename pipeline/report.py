@@ -42,10 +42,14 @@ ROMAN = r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 
 def sample(words: list[str] | np.ndarray, count: int) -> list[str]:
     """Up to ``count`` words spread evenly over the (sorted) list, first and last included."""
-    if len(words) <= count:
-        return [str(w) for w in words]
-    picks = np.linspace(0, len(words) - 1, count).round().astype(int)
-    return [str(words[i]) for i in picks]
+    return [str(words[i]) for i in sample_positions(len(words), count)]
+
+
+def sample_positions(size: int, count: int) -> list[int]:
+    """Up to ``count`` positions spread evenly over ``range(size)``, first and last included."""
+    if size <= count:
+        return list(range(size))
+    return np.linspace(0, size - 1, count).round().astype(int).tolist()
 
 
 def source_ids(stats: pd.DataFrame) -> list[str]:
@@ -75,17 +79,23 @@ def length_rows(words: pd.DataFrame, sources: list[str]) -> list[dict]:
 def only_one_source(words: pd.DataFrame, sources: list[str]) -> list[dict]:
     """Words held by a single source, per source and length, with an even sample of each."""
     rows = []
-    lengths = words["word"].str.len()
+    spelled = words["word"].array
+    lengths = words["word"].str.len().to_numpy()
+    masks = words["mask"].to_numpy()
     for index, source in enumerate(sources):
-        alone = words["mask"] == 1 << index
-        for length, group in words.loc[alone, "word"].groupby(lengths[alone], sort=True):
-            listed = group.to_numpy()
+        alone = np.flatnonzero(masks == 1 << index)
+        alone = alone[np.argsort(lengths[alone], kind="stable")]  # by length, then word
+        starts = np.flatnonzero(np.diff(lengths[alone], prepend=-1)).tolist()  # of each length
+        for start, end in zip(starts, [*starts[1:], len(alone)][: len(starts)], strict=True):
+            group = alone[start:end]
             rows.append(
                 {
                     "source": source,
-                    "length": int(length),
-                    "count": len(listed),
-                    "sample": sample(listed, SAMPLE),
+                    "length": int(lengths[group[0]]),
+                    "count": len(group),
+                    "sample": [
+                        str(spelled[group[i]]) for i in sample_positions(len(group), SAMPLE)
+                    ],
                 }
             )
     return rows
