@@ -1,4 +1,4 @@
-"""A built lexicon's quality report (``report.json``, written by the pipeline's report step),
+"""A built lexicon's quality report (``report.json``, written by the pipeline's tables step),
 read and printed as text for ``lexforge report``: no table library on this path."""
 
 from __future__ import annotations
