@@ -109,6 +109,12 @@ class Normalizer:
             (reason, re.compile(f"[{re.escape(chars)}]"))
             for reason, chars in CHARACTER_REASONS.items()
         ]
+        #: the character classes that reject an entry, in ``_reason``'s order
+        self._rejecting = [
+            (reason, frozenset(chars))
+            for reason, chars in CHARACTER_REASONS.items()
+            if self.reject[reason]
+        ]
 
     def reject_chars(self) -> frozenset[str]:
         """Characters whose presence always rejects an entry (lets readers prune early)."""
@@ -127,6 +133,7 @@ class Normalizer:
         letters = self._letters
         classifier = self._classifier
         lowercase = self.lowercase if self.track_case else None
+        reject_chars = self.reject_chars()
         read = 0
         for entry in entries:
             read += 1
@@ -143,6 +150,11 @@ class Normalizer:
                     else:
                         self._reject(reason, entry)
                     continue
+            elif not reject_chars.isdisjoint(entry) and not entry.isalpha():
+                # The reason ``_reason`` gives, found without its regular expressions: the first
+                # rejecting class the entry holds (possessives, hyphens: a quarter of some lists).
+                self._reject(next(r for r, c in self._rejecting if not c.isdisjoint(entry)), entry)
+                continue
             word = self(entry)
             if word is not None:
                 if lowercase is not None and entry[:1].islower():
