@@ -45,8 +45,10 @@ def read_words_and_masks(path: Path) -> tuple[list[str], np.ndarray]:
     """The words of a ``words.tsv`` and the source bitmask of each (uint64), in one pass;
     UserError if it cannot be read or is not one."""
     fields = _words_tsv_fields(path)
+    texts = fields[1::2]
     try:
-        masks = np.array(list(map(int, fields[1::2])), dtype=np.uint64)
+        value = {text: int(text) for text in set(texts)}  # a few distinct masks, parsed once
+        masks = np.fromiter(map(value.__getitem__, texts), dtype=np.uint64, count=len(texts))
     except (ValueError, OverflowError) as error:  # a bad mask
         raise UserError(f"{path}: not a words.tsv ({excerpt(str(error))})") from None
     del fields[1::2]

@@ -144,6 +144,8 @@ def test_anagram_class_sizes_and_letter_counts(tmp_path):
             "not the class offsets of",
         ),
         (lambda folder: (folder / "words.tsv").write_text("AB\tx\n"), "not a words.tsv"),
+        (lambda folder: (folder / "words.tsv").write_text("AB\t-1\n"), "not a words.tsv"),
+        (lambda folder: (folder / "words.tsv").write_text("AB\t" + "9" * 25 + "\n"), "words.tsv"),
         (lambda folder: (folder / "words.txt").unlink(), "words.txt: cannot read"),
     ],
 )
