@@ -15,7 +15,7 @@ from lexforge.language import read_yaml
 from pipeline.codedeps import code_hash as derived_code_hash
 from pipeline.config import SCHEMA_FILE, WORKFLOW_CONFIG, resolve_config, schema_error_line
 from pipeline.corpusconfig import corpus_config
-from pipeline.outputs import forget, stale_records
+from pipeline.outputs import forget, remove_retired_records, stale_records
 from pipeline.licenses import source_entries
 
 
@@ -63,7 +63,8 @@ if workflow.is_main_process:
         print(f"lexforge: removed {_leftover}, left by an interrupted job", file=sys.stderr)
 
     # A built file that is missing or changed since its job recorded it (pipeline/outputs.py): its
-    # job and everything after it are rerun.
+    # job and everything after it are rerun. Records of steps merged into others go first.
+    remove_retired_records(Path("build/work"))
     for _record, _problem in stale_records(Path("build/work")).items():
         print(f"lexforge: {_problem}: rebuilding", file=sys.stderr)
         forget(_record)
