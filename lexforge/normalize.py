@@ -139,17 +139,21 @@ class Normalizer:
             read += 1
             if entry.isalpha() and (not case_sensitive or entry.islower()):
                 word = entry.upper() if entry.isascii() else fold_word(entry, language)
-                if shortest <= len(word) <= longest and letters.issuperset(word):
+                if not letters.issuperset(word):
+                    reason = "alphabet"
+                elif not shortest <= len(word) <= longest:
+                    reason = "too-short" if len(word) < shortest else "too-long"
+                else:
                     reason = classifier.reason(word) if classifier else None
                     if reason is None and tokenize and len(word := tokenize(word)) < shortest:
                         reason = "too-short"  # fewer tiles than letters: LL is one tile
-                    if reason is None:
-                        if lowercase is not None and entry[0].islower():
-                            lowercase.add(word)
-                        yield word
-                    else:
-                        self._reject(reason, entry)
-                    continue
+                if reason is None:
+                    if lowercase is not None and entry[0].islower():
+                        lowercase.add(word)
+                    yield word
+                else:
+                    self._reject(reason, entry)
+                continue
             elif not reject_chars.isdisjoint(entry) and not entry.isalpha():
                 # The reason ``_reason`` gives, found without its regular expressions: the first
                 # rejecting class the entry holds (possessives, hyphens: a quarter of some lists).

@@ -220,12 +220,17 @@ ENTRY_CHARACTERS = "abcehilmnorstuvxyzCIKMLVXÇéñÑäÄßŒªǅΩ'’ʼ-. 1"
     st.booleans(),
     st.booleans(),
     st.sets(st.sampled_from(sorted(CHARACTER_REASONS))),
+    st.sampled_from([None, 4]),
 )
-def test_the_compiled_plain_path_on_random_entries(entries, lexicon, case_sensitive, names, kept):
+def test_the_compiled_plain_path_on_random_entries(
+    entries, lexicon, case_sensitive, names, kept, longest
+):
     """Random entries, lowercase, capitalised or neither, with proper nouns rejected by their
-    capital (English) or not (German, a names source), and some character classes not
-    rejecting (their characters removed instead)."""
+    capital (English) or not (German, a names source), some character classes not rejecting
+    (their characters removed instead), and words too long for a language of 4 letters at most."""
     language = _LANGUAGES[lexicon]
+    if longest is not None:
+        language = language.replace(max_length=longest)
     options = {
         "case_sensitive": case_sensitive,
         "reject": {**DEFAULT_REJECT, "proper_nouns": not names, **dict.fromkeys(kept, False)},
