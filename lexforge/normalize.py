@@ -105,20 +105,28 @@ class Normalizer:
         )
         self._letters = frozenset(self.language.alphabet)
         self._classifier = Classifier.for_language(self.language) if self.classify else None
-        self._classes = [
-            (reason, re.compile(f"[{re.escape(chars)}]"))
-            for reason, chars in CHARACTER_REASONS.items()
-        ]
-        #: the character classes that reject an entry, in ``_reason``'s order
+        #: the character classes that reject an entry, in ``CHARACTER_REASONS`` order; and the
+        #: others, whose characters are removed instead
         self._rejecting = [
             (reason, frozenset(chars))
             for reason, chars in CHARACTER_REASONS.items()
             if self.reject[reason]
         ]
+        self._removed = [
+            re.compile(f"[{re.escape(chars)}]")
+            for reason, chars in CHARACTER_REASONS.items()
+            if not self.reject[reason]
+        ]
 
     def reject_chars(self) -> frozenset[str]:
         """Characters whose presence always rejects an entry (lets readers prune early)."""
-        return frozenset("".join(c for r, c in CHARACTER_REASONS.items() if self.reject[r]))
+        return frozenset().union(*(chars for _, chars in self._rejecting))
+
+    def _rejecting_class(self, chars: Iterable[str]) -> str | None:
+        """The reason of the first rejecting character class that ``chars`` hold, if any."""
+        return next(
+            (reason for reason, held in self._rejecting if not held.isdisjoint(chars)), None
+        )
 
     def normalize_all(self, entries: Iterable[str]) -> Iterator[str]:
         """The normalized words of ``entries`` (rejections counted, ``read`` counts entries).
@@ -133,7 +141,6 @@ class Normalizer:
         letters = self._letters
         classifier = self._classifier
         lowercase = self.lowercase if self.track_case else None
-        reject_chars = self.reject_chars()
         read = 0
         for entry in entries:
             read += 1
@@ -153,11 +160,6 @@ class Normalizer:
                     yield word
                 else:
                     self._reject(reason, entry)
-                continue
-            elif not reject_chars.isdisjoint(entry) and not entry.isalpha():
-                # The reason ``_reason`` gives, found without its regular expressions: the first
-                # rejecting class the entry holds (possessives, hyphens: a quarter of some lists).
-                self._reject(next(r for r, c in self._rejecting if not c.isdisjoint(entry)), entry)
                 continue
             word = self(entry)
             if word is not None:
@@ -201,9 +203,7 @@ class Normalizer:
         """Count entries a reader pruned (never generated) as read and rejected: by the reject
         characters each held, under the first reason that ``__call__`` would have given."""
         for chars, count in pruned.items():
-            reason = next(
-                r for r, c in CHARACTER_REASONS.items() if self.reject[r] and chars & set(c)
-            )
+            reason = self._rejecting_class(chars)
             self.rejected[reason] += count
             self.read += count
 
@@ -225,11 +225,11 @@ class Normalizer:
 
     def _reason(self, entry: str) -> str | None:
         if not entry.isalpha():
-            for reason, pattern in self._classes:
-                if pattern.search(entry):
-                    if self.reject[reason]:
-                        return reason
-                    entry = pattern.sub("", entry)
+            reason = self._rejecting_class(entry)
+            if reason is not None:
+                return reason
+            for pattern in self._removed:
+                entry = pattern.sub("", entry)
         capitals_inside = False  # AGs, eBay, GmbH: an abbreviation unless a shape rule says more
         if self.case_sensitive and not entry.islower():
             if len(entry) > 1 and entry.isupper():
