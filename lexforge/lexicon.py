@@ -39,6 +39,12 @@ SOURCE_NAMES_FILE = "sources.json"  # the source names, in bit order
 _NPY_UNSIGNED = {"|u1": ("B", 1), "<u2": ("H", 2), "<u4": ("I", 4), "<u8": ("Q", 8)}
 
 
+def word_trie(words: Iterable[str]) -> marisa_trie.Trie:
+    """The trie of ``words`` as a lexicon holds it (``words.marisa``): its nodes in label order,
+    so that iterating it gives the words in UTF-8 byte order, which is code-point order."""
+    return marisa_trie.Trie(words, order=marisa_trie.LABEL_ORDER)
+
+
 def anagram_key(word: str) -> str:
     """The anagram-class key of a word: its letters by code point (``ELEPHANT`` → ``AEEHLNPT``)."""
     return "".join(sorted(word))
@@ -111,7 +117,7 @@ class Lexicon:
     @classmethod
     def from_words(cls, words: Iterable[str], language: Language, name: str = "memory") -> Lexicon:
         """Build an in-memory lexicon from already-normalized words."""
-        return cls(name, language, marisa_trie.Trie(sorted(set(words))))
+        return cls(name, language, word_trie(sorted(set(words))))
 
     @cached_property
     def graph(self) -> np.ndarray:

@@ -28,6 +28,7 @@ from lexforge.lexicon import (
     Lexicon,
     anagram_class_offsets,
     anagram_key,
+    word_trie,
 )
 from lexforge.paths import MANIFEST, cache_dir
 from lexforge.verify import sha256_file
@@ -121,12 +122,11 @@ def write_artifacts(
     out: Path, words: list[str], language: Language, language_text: str, source: dict
 ) -> None:
     """The solver's artifacts of sorted unique ``words``, as the pipeline writes them."""
-    import marisa_trie
     import numpy as np
 
     from lexforge import graph
 
-    words_trie = marisa_trie.Trie(words, order=marisa_trie.LABEL_ORDER)  # as pipeline.compile
+    words_trie = word_trie(words)
     words_trie.save(str(out / "words.marisa"))
     lines = sorted(f"{anagram_key(word)}={word}" for word in words)
     (out / ANAGRAM_LINES_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -27,7 +27,7 @@ import numpy as np
 from lexforge.atomic import atomic_open, atomic_path
 from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.graph import GRAPH_FILE, build_sorted_graph
-from lexforge.lexicon import SOURCE_NAMES_FILE, WORD_SOURCES_FILE
+from lexforge.lexicon import SOURCE_NAMES_FILE, WORD_SOURCES_FILE, word_trie
 from pipeline.config import language_json
 from pipeline.outputs import record_outputs
 from pipeline.step import lexicon_spec, step_parser
@@ -69,9 +69,8 @@ def _words_tsv_fields(path: Path) -> list[str]:
 
 
 def save_trie(keys: list[str], path: Path) -> marisa_trie.Trie:
-    """The trie of ``keys``, saved. Its nodes are in label order: iterating it then gives the
-    keys in UTF-8 byte order, which is the code-point order of a sorted word list."""
-    trie = marisa_trie.Trie(keys, order=marisa_trie.LABEL_ORDER)
+    """The lexicon's trie of ``keys`` (``word_trie``: in label order), saved."""
+    trie = word_trie(keys)
     with atomic_path(path) as tmp:
         trie.save(str(tmp))
     return trie
@@ -89,7 +88,7 @@ def write_lines(lines: list[str], path: Path) -> None:
 
 
 def trie_ids(trie: marisa_trie.Trie, words: list[str]) -> np.ndarray:
-    """The key id of each of the sorted ``words`` in their label-order trie (``save_trie``):
+    """The key id of each of the sorted ``words`` in their label-order trie (``word_trie``):
     the ids as the trie's iteration gives them, twice as fast as looking each word up."""
     ids = (key_id for _, key_id in trie.iteritems())
     return np.fromiter(ids, dtype=np.int32, count=len(words))
