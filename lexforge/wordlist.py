@@ -34,7 +34,7 @@ from lexforge.paths import MANIFEST, cache_dir
 from lexforge.verify import sha256_file
 
 #: Bump when the cached layout or the way a list is compiled changes: old entries are ignored.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3  # 3: no anagrams.marisa, the word trie in label order
 #: An aspell dictionary spans its directory: these files are part of the key.
 ASPELL_PATTERNS = ("*.multi", "*.cwl.gz", "*.dat")
 

@@ -1,6 +1,6 @@
 """Step ``tables``: letter table and tidy statistics of one lexicon, as parquet; and the quality
-report made from them (``pipeline.report``: ``report.json``, ``report.html``), in the same process
-so the statistics and the words are read once.
+report made from them (``pipeline.report``: ``report.json``, ``report.html``), in the same process:
+the statistics are handed over, not written and read back, and pandas is imported once.
 
 ``letters.parquet``: one row per alphabet letter, then one per Scrabble tile of the language
 outside the lexicon's alphabet (a letter the lexicon folds, such as Ä in ``de``, or a two-letter

@@ -1,5 +1,5 @@
 # Stage 3: letter table, tidy statistics and the quality report made from them (one job: the
-# statistics and the words read once), then the manifest that lists every artifact.
+# statistics handed over in memory, pandas imported once), then the manifest of every artifact.
 
 
 rule tables:
