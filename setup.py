@@ -1,6 +1,8 @@
 """Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
-_phrase.pyx, _rack.pyx), normalization's plain path (_normalize.pyx) and the letter codes of
-words (_letters.pyx) with Cython; the rest of the project's metadata is in pyproject.toml."""
+_phrase.pyx, _rack.pyx), normalization's plain path (_normalize.pyx), the letter codes of
+words (_letters.pyx), the anagram index (_anagramindex.pyx) and the sort of words
+(_wordsort.pyx) with Cython; the rest of the
+project's metadata is in pyproject.toml."""
 
 import platform
 
@@ -40,9 +42,17 @@ NORMALIZE = Extension(
 # Words as rows of letter codes, for the pipeline's graphs and tables.
 LETTERS = Extension("lexforge._letters", ["lexforge/_letters.pyx"], extra_compile_args=["-O3"])
 
+# The anagram index's keys, sort and lines, for the pipeline's anagrams step.
+ANAGRAM_INDEX = Extension(
+    "lexforge._anagramindex", ["lexforge/_anagramindex.pyx"], extra_compile_args=["-O3"]
+)
+
+# Sorting millions of words, for the pipeline's words step.
+WORD_SORT = Extension("lexforge._wordsort", ["lexforge/_wordsort.pyx"], extra_compile_args=["-O3"])
+
 setup(
     ext_modules=cythonize(
-        [SEARCH, SCRABBLE, NODECHECK, PHRASE, RACK, NORMALIZE, LETTERS],
+        [SEARCH, SCRABBLE, NODECHECK, PHRASE, RACK, NORMALIZE, LETTERS, ANAGRAM_INDEX, WORD_SORT],
         compiler_directives={"language_level": 3},
     ),
     # setuptools' own scratch space; its default, build/, is where the lexicons are built.

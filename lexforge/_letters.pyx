@@ -1,10 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Words as rows of letter codes, in C: what the pipeline's letter graphs and anagram keys are
-computed from (``lexforge.graph.letter_matrix``; no numpy here: the caller views the bytes), and
-the letter table's counts (``letter_tallies``)."""
+computed from (``lexforge.graph.letter_matrix``; no numpy here: the caller views the bytes), the
+letter graph's nodes built from them (``graph_nodes``) and the letter table's counts
+(``letter_tallies``)."""
 
 cimport cython
-from libc.stdint cimport int64_t, uint8_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 
@@ -114,3 +115,77 @@ def letter_tallies(list words, str letters):
         )
     finally:
         free(tallies)
+
+
+cdef packed struct Node:  # one record of lexforge.graph.NODE_DTYPE (little-endian hosts)
+    uint64_t mask
+    int32_t first
+    int32_t word
+
+
+def graph_nodes(const uint8_t[:, ::1] matrix, const int32_t[::1] ids):
+    """The letter graph's node records (``lexforge.graph.NODE_DTYPE``, as bytes) of distinct
+    keys in code-point order given as rows of letter codes (``matrix``: codes 1 to 64, rows
+    padded with 0), ``ids[i]`` the word id of row i.
+
+    Two passes: the first counts the new nodes at each depth (a row's prefixes longer than the
+    prefix it shares with the row before), which gives where each level starts; the second
+    numbers each level's nodes in row order and links them to their parents."""
+    cdef Py_ssize_t n = matrix.shape[0], width = matrix.shape[1], i, d, length, shared
+    cdef Py_ssize_t previous_length = 0, total = 1
+    cdef int64_t* lengths = <int64_t*>calloc(max(n, 1), sizeof(int64_t))
+    cdef int64_t* common = <int64_t*>calloc(max(n, 1), sizeof(int64_t))
+    cdef int64_t* next_node = <int64_t*>calloc(width + 2, sizeof(int64_t))  # per depth
+    cdef int64_t* path = <int64_t*>calloc(width + 2, sizeof(int64_t))  # the row's nodes
+    cdef int64_t node, parent, bad_row = -1
+    cdef uint8_t code
+    cdef Node* nodes
+    try:
+        if lengths == NULL or common == NULL or next_node == NULL or path == NULL:
+            raise MemoryError()
+        with nogil:
+            for i in range(n):
+                length = 0
+                while length < width and matrix[i, length] != 0:
+                    if matrix[i, length] > 64:
+                        bad_row = i
+                    length += 1
+                shared = 0
+                if i > 0:
+                    while (
+                        shared < length and shared < previous_length
+                        and matrix[i, shared] == matrix[i - 1, shared]
+                    ):
+                        shared += 1
+                    if shared == length:  # equal to the row before, or its prefix
+                        bad_row = i
+                lengths[i], common[i] = length, shared
+                for d in range(shared + 1, length + 1):
+                    next_node[d] += 1
+                previous_length = length
+        if bad_row >= 0:
+            raise ValueError(f"row {bad_row}: a code beyond 64, or not after the row before")
+        for d in range(1, width + 1):  # counts become each level's first node
+            total, next_node[d] = total + next_node[d], total
+        records = bytearray(total * sizeof(Node))
+        nodes = <Node*><char*>records
+        with nogil:
+            for node in range(total):
+                nodes[node].word = -1
+            for i in range(n):
+                for d in range(common[i] + 1, lengths[i] + 1):
+                    node = next_node[d]
+                    next_node[d] += 1
+                    path[d] = node
+                    parent = path[d - 1]
+                    code = matrix[i, d - 1]
+                    nodes[parent].mask |= (<uint64_t>1) << (code - 1)
+                    if nodes[parent].first == 0:
+                        nodes[parent].first = <int32_t>node
+                nodes[path[lengths[i]]].word = ids[i]
+        return records
+    finally:
+        free(lengths)
+        free(common)
+        free(next_node)
+        free(path)

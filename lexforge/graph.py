@@ -62,47 +62,21 @@ def build_graph(words: marisa_trie.Trie | Mapping[str, int], alphabet: str) -> n
 
 def build_sorted_graph(keys: list[str], ids: np.ndarray, alphabet: str) -> np.ndarray:
     """``build_graph`` of distinct ``keys`` already in code-point order, ``ids[i]`` the id of
-    ``keys[i]``: what the pipeline calls, with no mapping or sort of millions of pairs.
+    ``keys[i]``: what the pipeline calls, with no mapping or sort of millions of pairs."""
+    width = max(map(len, keys), default=0)
+    return graph_of_codes(letter_matrix(keys, graph_letters(alphabet), width + 1), ids)
 
-    Vectorized with numpy over a one-byte letter matrix, one pass per word length: about a second
-    and a few bytes per letter for 700k words."""
-    letters = graph_letters(alphabet)
-    n_words = len(keys)
-    lengths = np.fromiter(map(len, keys), dtype=np.int64, count=n_words)
-    width = int(lengths.max()) if n_words else 0
-    # One row per word, letter codes (index + 1) left-aligned and padded with 0 ("no letter").
-    matrix = letter_matrix(keys, letters, width + 1)
-    # Longest common prefix of each word with the previous one (sorted order).
-    lcp = np.zeros(n_words, dtype=np.int64)
-    if n_words > 1:
-        lcp[1:] = np.argmax(matrix[1:] != matrix[:-1], axis=1)
-        lcp[1:] = np.minimum(lcp[1:], np.minimum(lengths[1:], lengths[:-1]))
 
-    # A word's prefix of length d is a new node iff the word is that long and shares fewer than
-    # d letters with the previous word; counting those per depth numbers the nodes level by level.
-    counts = [1] + [int(np.count_nonzero((lengths >= d) & (lcp < d))) for d in range(1, width + 1)]
-    graph = np.zeros(sum(counts), dtype=NODE_DTYPE)
-    graph["word"] = -1
-    if n_words and lengths[0] == 0:  # the empty word, if any, sorts first
-        graph["word"][ROOT] = ids[0]
+def graph_of_codes(matrix: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """``build_sorted_graph`` of keys given as a one-byte letter-code matrix (``letter_matrix``
+    of the graph's letters), built in C in two passes over the rows
+    (``lexforge._letters.graph_nodes``)."""
+    from lexforge._letters import graph_nodes
 
-    parent_of_row = np.zeros(n_words, dtype=np.int64)  # node of each word's prefix at depth d − 1
-    level_start = 1
-    for depth in range(1, width + 1):
-        long_enough = lengths >= depth
-        new = long_enough & (lcp < depth)
-        node_of_row = level_start + np.cumsum(new) - 1
-        new_rows = np.flatnonzero(new)
-        children = node_of_row[new_rows]
-        parents = parent_of_row[new_rows]  # non-decreasing: children of one parent are adjacent
-        bits = np.left_shift(np.uint64(1), matrix[new_rows, depth - 1].astype(np.uint64) - 1)
-        group = np.flatnonzero(np.r_[True, parents[1:] != parents[:-1]])  # first child of each
-        graph["mask"][parents[group]] = np.bitwise_or.reduceat(bits, group)
-        graph["first"][parents[group]] = children[group]
-        ends = np.flatnonzero(lengths == depth)
-        graph["word"][node_of_row[ends]] = ids[ends]
-        parent_of_row = np.where(long_enough, node_of_row, 0)
-        level_start += counts[depth]
+    records = graph_nodes(
+        np.ascontiguousarray(matrix, dtype=np.uint8), ids.astype(np.int32, copy=False)
+    )
+    graph = np.frombuffer(records, dtype=NODE_DTYPE)
     graph.flags.writeable = False
     return graph
 

