@@ -157,7 +157,9 @@ def graph_nodes(const uint8_t[:, ::1] matrix, const int32_t[::1] ids):
                         and matrix[i, shared] == matrix[i - 1, shared]
                     ):
                         shared += 1
-                    if shared == length:  # equal to the row before, or its prefix
+                    if shared == length or (  # equal to the row before, its prefix, or less
+                        shared < previous_length and matrix[i, shared] < matrix[i - 1, shared]
+                    ):
                         bad_row = i
                 lengths[i], common[i] = length, shared
                 for d in range(shared + 1, length + 1):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from lexforge.lexicon import anagram_class_offsets
@@ -60,3 +61,12 @@ def test_the_step_refuses_a_damaged_words_tsv(tmp_path, capsys, content, message
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0 and str(words) in error and message in error
     assert not any(out.iterdir())
+
+
+def test_the_compiled_index_refuses_a_code_beyond_its_letters():
+    """``index_lines`` trusts no caller: a code past the letters is named, not read past."""
+    from lexforge._anagramindex import index_lines
+
+    rows = np.array([[1, 2, 0], [3, 9, 1]], dtype=np.uint8)
+    with pytest.raises(ValueError, match="row 1 holds a code beyond the 3 letters"):
+        index_lines(rows, [b"A", b"B", b"C"])

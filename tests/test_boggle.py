@@ -18,6 +18,7 @@ from lexforge.errors import UserError
 from lexforge.graph import (
     GRAPH_FILE,
     build_graph,
+    build_sorted_graph,
     graph_letters,
     graph_words,
     letter_matrix,
@@ -70,6 +71,24 @@ def test_graph_layout_children_by_letter():
 def test_graph_of_any_word_to_id_mapping():
     graph = build_graph({"AB": 7, "A": 0, "BA": 3}, "AB")
     assert graph_words(graph, "AB") == {"AB": 7, "A": 0, "BA": 3}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text("ABCÉ", max_size=7), st.integers(0, 2**31 - 1), max_size=40))
+def test_graph_of_random_words_walks_back_to_them(words):
+    """The two-pass builder (``lexforge._letters.graph_nodes``) on any set of words, the empty
+    word and prefixes of other words among them."""
+    graph = build_graph(words, "ABCÉ")
+    assert graph_words(graph, "ABCÉ") == words
+    assert np.count_nonzero(graph["word"] >= 0) == len(words)
+
+
+def test_sorted_graph_refuses_keys_out_of_order():
+    ids = np.arange(2, dtype=np.int32)
+    with pytest.raises(ValueError, match=r"row 1: .* not after the row before"):
+        build_sorted_graph(["AB", "AA"], ids, "AB")
+    with pytest.raises(ValueError, match=r"row 1: .* not after the row before"):
+        build_sorted_graph(["AB", "AB"], ids, "AB")
 
 
 def test_graph_edge_cases(tmp_path):
