@@ -49,7 +49,7 @@ class AnagramIndex(NamedTuple):
     @property
     def keys(self) -> list[str]:
         """The distinct keys, in order."""
-        return _decode(self.key_codes, [*self.letters, "\n"], "\n").split("\n")[:-1]
+        return _spell_rows(self.key_codes, self.letters)
 
     def graph(self) -> np.ndarray:
         """The letter graph of the keys (``lexforge.graph``), a key's id being its rank."""
@@ -70,7 +70,9 @@ def anagram_index(words: list[str], alphabet: str | None = None) -> AnagramIndex
     """
     # Code-point order, so code order is key order.
     letters = "".join(sorted(set(alphabet) if alphabet else set("".join(words))))
-    width = max(map(len, words), default=0)
+    if not words:
+        return AnagramIndex(b"", np.zeros((0, 1), dtype=np.uint8), letters, np.zeros(1, "<u8"))
+    width = max(map(len, words))
     spelled = letter_matrix(words, letters, width)
     if len(letters) > 253:  # no two one-byte codes left for "=" and newline
         return _anagram_index_by_string(words, letters, spelled)
@@ -79,18 +81,22 @@ def anagram_index(words: list[str], alphabet: str | None = None) -> AnagramIndex
     return AnagramIndex(text, key_matrix, letters, np.frombuffer(offsets, dtype="<u8"))
 
 
-def _decode(codes: np.ndarray, characters: list[str], end: str) -> str:
-    """The text of a code matrix, each row's codes (padding, 0, dropped) followed by ``end``;
-    code c is ``characters[c - 1]``."""
-    rows = np.zeros((codes.shape[0], codes.shape[1] + 1), dtype=codes.dtype)
+def _spell_rows(codes: np.ndarray, letters: str) -> list[str]:
+    """Each row of a code matrix spelled (code c is ``letters[c - 1]``; padding, 0, dropped),
+    decoded as one text."""
+    characters = [*letters, "\n"]
+    dtype = np.promote_types(codes.dtype, np.min_scalar_type(len(characters)))
+    rows = np.zeros((codes.shape[0], codes.shape[1] + 1), dtype=dtype)
     rows[:, :-1] = codes
-    rows[:, -1] = characters.index(end) + 1
+    rows[:, -1] = len(characters)  # the newline ending each row
     flat = rows[rows != 0]
     if max(map(ord, characters)) < 256:
         table = np.frombuffer(b"\0" + "".join(characters).encode("latin-1"), dtype=np.uint8)
-        return table[flat].tobytes().decode("latin-1")
-    table = np.array([0, *map(ord, characters)], dtype="<u4")
-    return table[flat].tobytes().decode("utf-32-le")
+        text = table[flat].tobytes().decode("latin-1")
+    else:
+        table = np.array([0, *map(ord, characters)], dtype="<u4")
+        text = table[flat].tobytes().decode("utf-32-le")
+    return text.split("\n")[:-1]
 
 
 def _anagram_index_by_string(words: list[str], letters: str, spelled: np.ndarray) -> AnagramIndex:
@@ -102,9 +108,10 @@ def _anagram_index_by_string(words: list[str], letters: str, spelled: np.ndarray
     codes[codes == np.iinfo(spelled.dtype).max] = 0
     keys = codes.view(f"U{width}").ravel()
     order = np.argsort(keys, kind="stable")
-    first = np.flatnonzero(np.r_[True, keys[order][1:] != keys[order][:-1]])
+    in_order = keys[order]
+    first = np.flatnonzero(np.r_[True, in_order[1:] != in_order[:-1]])
     table = {code: ord(letter) for code, letter in enumerate(letters, start=1)}
-    spelled_keys = [key.translate(table) for key in keys[order].tolist()]
+    spelled_keys = [key.translate(table) for key in in_order.tolist()]
     lines = [key + "=" + words[i] for key, i in zip(spelled_keys, order.tolist(), strict=True)]
     offsets = np.asarray(anagram_class_offsets(lines), dtype="<u8")
     key_codes = np.zeros((len(first), width + 1), dtype=spelled.dtype)

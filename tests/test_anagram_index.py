@@ -63,6 +63,13 @@ def test_the_step_refuses_a_damaged_words_tsv(tmp_path, capsys, content, message
     assert not any(out.iterdir())
 
 
+def test_no_words_no_lines():
+    for alphabet in ("AB", "".join(chr(0x4E00 + i) for i in range(300))):
+        index = anagram_index([], alphabet)
+        assert (index.lines, index.keys, index.offsets.tolist()) == ([], [], [0])
+        assert len(index.graph()) == 1  # the root alone
+
+
 def test_the_compiled_index_refuses_a_code_beyond_its_letters():
     """``index_lines`` trusts no caller: a code past the letters is named, not read past."""
     from lexforge._anagramindex import index_lines
