@@ -128,7 +128,7 @@ cdef void radix_sort(
         start = end
 
 
-def index_lines(const uint8_t[:, ::1] spelled, list letter_utf8):
+def index_lines(const uint8_t[:, ::1] spelled not None, list letter_utf8 not None):
     """The anagram index of words given as rows of letter codes (``spelled``: code c is the
     letter whose UTF-8 bytes are ``letter_utf8[c - 1]``, rows padded with 0), in the rows'
     order where keys tie:
@@ -156,7 +156,7 @@ def index_lines(const uint8_t[:, ::1] spelled, list letter_utf8):
         raise ValueError("more than 253 letters: no two byte codes left for '=' and newline")
     n_bytes[0] = 0
     for c in range(n_letters):
-        n_bytes[c + 1] = len(<bytes>letter_utf8[c])
+        n_bytes[c + 1] = len(<bytes?>letter_utf8[c])
         utf8[c + 1] = <const uint8_t*>PyBytes_AS_STRING(letter_utf8[c])
     try:
         records = <uint8_t*>malloc(max(n, 1) * stride)

@@ -123,7 +123,7 @@ cdef packed struct Node:  # one record of lexforge.graph.NODE_DTYPE (little-endi
     int32_t word
 
 
-def graph_nodes(const uint8_t[:, ::1] matrix, const int32_t[::1] ids):
+def graph_nodes(const uint8_t[:, ::1] matrix not None, const int32_t[::1] ids not None):
     """The letter graph's node records (``lexforge.graph.NODE_DTYPE``, as bytes) of distinct
     keys in code-point order given as rows of letter codes (``matrix``: codes 1 to 64, rows
     padded with 0), ``ids[i]`` the word id of row i.
@@ -143,6 +143,8 @@ def graph_nodes(const uint8_t[:, ::1] matrix, const int32_t[::1] ids):
     try:
         if lengths == NULL or common == NULL or next_node == NULL or path == NULL:
             raise MemoryError()
+        if ids.shape[0] != n:
+            raise ValueError(f"{n} rows but {ids.shape[0]} ids")
         with nogil:
             for i in range(n):
                 length = 0

@@ -114,7 +114,7 @@ cdef void sort_entries(
         lo = hi
 
 
-def sort_words(list words):
+def sort_words(list words not None):
     """``sorted(words)`` for a list of ``str``: a radix sort when every word is a string of
     one-byte characters (code points below 256, where code-point order is byte order; no NUL),
     else ``sorted`` itself."""
@@ -133,14 +133,16 @@ def sort_words(list words):
             if i + PREFETCH_AHEAD < n:  # the words lie all over memory
                 prefetch(items[i + PREFETCH_AHEAD])
             word = items[i]
-            if not PyUnicode_CheckExact(<object>word) or PyUnicode_KIND(<object>word) != PyUnicode_1BYTE_KIND:
+            if (
+                not PyUnicode_CheckExact(<object>word)
+                or PyUnicode_KIND(<object>word) != PyUnicode_1BYTE_KIND
+            ):
                 return sorted(words)
             if memchr(PyUnicode_1BYTE_DATA(word), 0, PyUnicode_GET_LENGTH(word)) != NULL:
                 return sorted(words)  # NUL: the padding of the radix keys
             entries[i].word = word
             entries[i].key = key_at(word, 0)
-        with nogil:
-            sort_entries(entries, spare, n, 0)
+        sort_entries(entries, spare, n, 0)  # with the GIL: the words are borrowed from the list
         result = PyList_New(n)
         for i in range(n):
             if i + PREFETCH_AHEAD < n:
