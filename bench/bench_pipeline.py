@@ -37,7 +37,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.anagrams import anagram_index, anagram_lines  # noqa: E402
+from lexforge.anagramindex import anagram_index, anagram_lines  # noqa: E402
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 SEED_LOOP = r"""

@@ -199,14 +199,14 @@ def index_lines(const uint8_t[:, ::1] spelled not None, list letter_utf8 not Non
             for k in range(n_keys):
                 memcpy(key_out + k * (width + 1), records + first_rows[k] * stride, width)
                 key_out[k * (width + 1) + width] = 0
-            n_keys = 0
+            k = 0  # the key whose first record comes next
             for i in range(n):
                 record = records + i * stride
                 if i + PREFETCH_AHEAD < n:  # the words lie all over memory
                     prefetch(&spelled[row_of(record + PREFETCH_AHEAD * stride, stride)[0], 0])
-                if i == 0 or memcmp(record, record - stride, width):
-                    offsets_out[n_keys] = position
-                    n_keys += 1
+                if k < n_keys and i == first_rows[k]:
+                    offsets_out[k] = position
+                    k += 1
                 position += spell(out + position, record, width, utf8, n_bytes)
                 out[position] = b"="
                 position += 1

@@ -19,6 +19,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from lexforge.anagramindex import anagram_index
 from lexforge.errors import UserError
 from lexforge.language import Language, find_language_file, load_language_data
 from lexforge.lexicon import (
@@ -26,8 +27,6 @@ from lexforge.lexicon import (
     ANAGRAM_GRAPH_FILE,
     ANAGRAM_LINES_FILE,
     Lexicon,
-    anagram_class_offsets,
-    anagram_key,
     word_trie,
 )
 from lexforge.paths import MANIFEST, cache_dir
@@ -128,15 +127,11 @@ def write_artifacts(
 
     words_trie = word_trie(words)
     words_trie.save(str(out / "words.marisa"))
-    lines = sorted(f"{anagram_key(word)}={word}" for word in words)
-    (out / ANAGRAM_LINES_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    keys = list(dict.fromkeys(line.partition("=")[0] for line in lines))
+    index = anagram_index(words, language.alphabet)
+    (out / ANAGRAM_LINES_FILE).write_bytes(index.text)
     np.save(out / graph.GRAPH_FILE, graph.build_graph(words_trie, language.alphabet))
-    anagram_graph = graph.build_graph(
-        dict(zip(keys, range(len(keys)), strict=True)), language.alphabet
-    )
-    np.save(out / ANAGRAM_GRAPH_FILE, anagram_graph)
-    np.save(out / ANAGRAM_CLASSES_FILE, np.asarray(anagram_class_offsets(lines), dtype="<u8"))
+    np.save(out / ANAGRAM_GRAPH_FILE, index.graph())
+    np.save(out / ANAGRAM_CLASSES_FILE, index.offsets)
     (out / "language.json").write_text(language_text, encoding="utf-8")
     names = sorted(p.name for p in out.iterdir())
     manifest = {

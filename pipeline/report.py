@@ -85,9 +85,8 @@ def only_one_source(words: pd.DataFrame, sources: list[str]) -> list[dict]:
     for index, source in enumerate(sources):
         alone = np.flatnonzero(masks == 1 << index)
         alone = alone[np.argsort(lengths[alone], kind="stable")]  # by length, then word
-        starts = np.flatnonzero(np.diff(lengths[alone], prepend=-1)).tolist()  # of each length
-        for start, end in zip(starts, [*starts[1:], len(alone)][: len(starts)], strict=True):
-            group = alone[start:end]
+        starts = np.flatnonzero(np.diff(lengths[alone], prepend=-1))  # of each length
+        for group in np.split(alone, starts[1:]) if len(alone) else []:
             rows.append(
                 {
                     "source": source,

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lexforge.anagramindex import anagram_index
 from lexforge.lexicon import anagram_class_offsets
-from pipeline.anagrams import anagram_index
 
 
 def random_words(letters: str, count: int, seed: int) -> list[str]:
