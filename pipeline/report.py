@@ -20,10 +20,11 @@ import os
 import re
 import shutil
 from collections.abc import Iterator
+from operator import itemgetter
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from lexforge.atomic import atomic_open
 from lexforge.language import Language
@@ -52,36 +53,58 @@ def sample_positions(size: int, count: int) -> list[int]:
     return np.linspace(0, size - 1, count).round().astype(int).tolist()
 
 
-def source_ids(stats: pd.DataFrame) -> list[str]:
+class Words(NamedTuple):
+    """A lexicon's words as the report shows them (tiles spelled, sorted), with the length and
+    the source bitmask of each (bit i: the i-th source)."""
+
+    words: list[str]
+    lengths: np.ndarray
+    masks: np.ndarray
+
+    @classmethod
+    def spelled(cls, words: list[str], masks: np.ndarray, language: Language) -> Words:
+        """``words`` (sorted, as stored) with their tile symbols spelled (CH, not Ç), in the
+        order of the spelled words."""
+        if language.tile_symbols and words:
+            words = language.spell("\n".join(words)).split("\n")  # one text: 6× faster
+            order = sorted(range(len(words)), key=words.__getitem__)
+            words = [words[i] for i in order]
+            masks = masks[np.array(order, dtype=np.intp)]
+        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        return cls(words, lengths, masks)
+
+
+def source_ids(stats: list[dict]) -> list[str]:
     """The lexicon's sources in their order (bit i of a word's mask is the i-th)."""
-    return list(dict.fromkeys(stats.loc[stats["metric"] == "read", "source"]))
+    return list(dict.fromkeys(row["source"] for row in stats if row["metric"] == "read"))
 
 
-def length_rows(words: pd.DataFrame, sources: list[str]) -> list[dict]:
+def length_rows(words: Words, sources: list[str]) -> list[dict]:
     """Per length: the words, those held by several sources, those held by each alone."""
-    lengths = words["word"].str.len().to_numpy()
-    masks = words["mask"].to_numpy()
+    lengths, masks = words.lengths, words.masks
+    per_length = np.bincount(lengths)
+    only = {
+        source: np.bincount(lengths[masks == 1 << i], minlength=len(per_length))
+        for i, source in enumerate(sources)
+    }
     rows = []
-    for length in np.unique(lengths):
-        at = lengths == length
-        only = {s: int(np.count_nonzero(at & (masks == 1 << i))) for i, s in enumerate(sources)}
+    for length in np.flatnonzero(per_length):
+        alone = {source: int(counts[length]) for source, counts in only.items()}
         rows.append(
             {
                 "length": int(length),
-                "words": int(np.count_nonzero(at)),
-                "shared": int(np.count_nonzero(at)) - sum(only.values()),
-                "only": only,
+                "words": int(per_length[length]),
+                "shared": int(per_length[length]) - sum(alone.values()),
+                "only": alone,
             }
         )
     return rows
 
 
-def only_one_source(words: pd.DataFrame, sources: list[str]) -> list[dict]:
+def only_one_source(words: Words, sources: list[str]) -> list[dict]:
     """Words held by a single source, per source and length, with an even sample of each."""
     rows = []
-    spelled = words["word"].array
-    lengths = words["word"].str.len().to_numpy()
-    masks = words["mask"].to_numpy()
+    spelled, lengths, masks = words
     for index, source in enumerate(sources):
         alone = np.flatnonzero(masks == 1 << index)
         alone = alone[np.argsort(lengths[alone], kind="stable")]  # by length, then word
@@ -92,71 +115,87 @@ def only_one_source(words: pd.DataFrame, sources: list[str]) -> list[dict]:
                     "source": source,
                     "length": int(lengths[group[0]]),
                     "count": len(group),
-                    "sample": [
-                        str(spelled[group[i]]) for i in sample_positions(len(group), SAMPLE)
-                    ],
+                    "sample": [spelled[group[i]] for i in sample_positions(len(group), SAMPLE)],
                 }
             )
     return rows
 
 
-def suspicious(words: pd.Series, alphabet: str, vowels: str | None) -> list[dict]:
+def suspicious(words: list[str], alphabet: str, vowels: str | None) -> list[dict]:
     """Words of shapes that are seldom words: no vowel, a letter four times in a row, a Roman
-    numeral (each list complete up to LISTED words, then an even sample)."""
+    numeral (each list complete up to LISTED words, then an even sample). ``words`` sorted."""
+    text = "\n" + "\n".join(words) + "\n"  # each word between two newlines
     kinds = []
     if vowels:
-        has_vowel = words.str.contains(f"[{re.escape(vowels)}]")
-        kinds.append(("no-vowel", f"no vowel ({vowels})", ~has_vowel))
-    repeated = "|".join(re.escape(letter * 4) for letter in sorted(set(alphabet)))
-    kinds.append(("repeated-letter", "a letter four times in a row", words.str.contains(repeated)))
-    roman = words.str.fullmatch(ROMAN) & (words.str.len() >= 2)
-    kinds.append(("roman-numeral", "the shape of a Roman numeral", roman))
-    result = []
-    for kind, title, mask in kinds:
-        found = words[mask.fillna(False).astype(bool)].to_numpy()
-        result.append(
-            {"kind": kind, "title": title, "count": len(found), "words": sample(found, LISTED)}
-        )
-    return result
+        no_vowel = re.compile(f"\n([^{re.escape(vowels)}\n]+)(?=\n)")
+        kinds.append(("no-vowel", f"no vowel ({vowels})", no_vowel.findall(text)))
+    repeated = [words[i] for i in _repeated_letter(text, alphabet)]
+    kinds.append(("repeated-letter", "a letter four times in a row", repeated))
+    roman = re.compile(ROMAN).fullmatch
+    numerals = [w for w in re.findall(r"\n([MDCLXVI]{2,})(?=\n)", text) if roman(w)]
+    kinds.append(("roman-numeral", "the shape of a Roman numeral", numerals))
+    return [
+        {"kind": kind, "title": title, "count": len(found), "words": sample(found, LISTED)}
+        for kind, title, found in kinds
+    ]
 
 
-def rejection_rows(stats: pd.DataFrame, previous: dict[str, int] | None) -> list[dict]:
+def _repeated_letter(text: str, alphabet: str) -> np.ndarray:
+    """The indices of the words of ``text`` (``\n``-separated, one before the first) holding a
+    letter of ``alphabet`` four times in a row: runs found by comparing the text's code points
+    with their neighbours, a few array passes instead of a scan per letter."""
+    if text.isascii():
+        codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    else:
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    same = codes[1:] == codes[:-1]
+    runs = np.flatnonzero(same[:-2] & same[1:-1] & same[2:])  # where four equal codes begin
+    runs = runs[np.isin(codes[runs], [ord(letter) for letter in set(alphabet)])]
+    newlines = np.flatnonzero(codes == ord("\n"))
+    return np.unique(np.searchsorted(newlines, runs) - 1)
+
+
+def rejection_rows(stats: list[dict], previous: dict[str, int] | None) -> list[dict]:
     """Every rejection (normalization) and removal (composition) count, by source and reason,
     with its share of the source's entries, examples, and the previous build's count."""
-    read = {row.source: int(row.value) for row in stats[stats["metric"] == "read"].itertuples()}
+    read = {row["source"]: row["value"] for row in stats if row["metric"] == "read"}
     examples: dict[tuple[str, str], list[str]] = {}
-    for row in stats[stats["metric"] == "example"].sort_values("value", kind="stable").itertuples():
-        examples.setdefault((row.source, row.reason), []).append(row.example)
+    ranked = sorted((row for row in stats if row["metric"] == "example"), key=itemgetter("value"))
+    for row in ranked:
+        examples.setdefault((row["source"], row["reason"]), []).append(row["example"])
     rows = []
-    for row in stats[stats["metric"].isin(["rejected", "removed"])].itertuples():
-        count = int(row.value)
+    for row in stats:
+        if row["metric"] not in ("rejected", "removed"):
+            continue
+        source, count = row["source"], row["value"]
         before = None if previous is None else previous.get(summary_key(row))
         rows.append(
             {
-                "source": row.source,
-                "kind": row.metric,
-                "reason": row.reason,
+                "source": source,
+                "kind": row["metric"],
+                "reason": row["reason"],
                 "count": count,
-                "share": count / read[row.source] if read.get(row.source) else 0.0,
+                "share": count / read[source] if read.get(source) else 0.0,
                 "previous": before,
                 "jump": before is not None
                 and count - before >= JUMP_ENTRIES
                 and count >= JUMP_FACTOR * before,
-                "large": bool(read.get(row.source)) and count >= LARGE_SHARE * read[row.source],
-                "examples": examples.get((row.source, row.reason), []),
+                "large": bool(read.get(source)) and count >= LARGE_SHARE * read[source],
+                "examples": examples.get((source, row["reason"]), []),
             }
         )
     return rows
 
 
-def summary_key(row: object) -> str:
-    return f"{row.metric} {row.source} {row.reason}"
+def summary_key(row: dict) -> str:
+    return f"{row['metric']} {row['source']} {row['reason']}"
 
 
-def summary(stats: pd.DataFrame) -> dict[str, int]:
+def summary(stats: list[dict]) -> dict[str, int]:
     """What the history keeps of a build besides its words: its rejection counts."""
-    counted = stats[stats["metric"].isin(["rejected", "removed"])]
-    return {summary_key(row): int(row.value) for row in counted.itertuples()}
+    return {
+        summary_key(row): row["value"] for row in stats if row["metric"] in ("rejected", "removed")
+    }
 
 
 class History:
@@ -231,15 +270,11 @@ def build_report(
     name: str,
     language: dict,
     words_path: Path,
-    words: pd.DataFrame,
-    stats: pd.DataFrame,
+    words: Words,
+    stats: list[dict],
     history: History,
 ) -> dict:
     spell = Language.from_dict(language).spell  # multi-letter tiles as letters: CH, not Ç
-    if language.get("tile_symbols") and len(words):
-        spelled = spell("\n".join(words["word"].tolist())).split("\n")  # one text: 6× faster
-        words = words.assign(word=pd.array(spelled, dtype=words["word"].dtype))
-        words = words.sort_values("word", ignore_index=True)
     sources = source_ids(stats)
     counts = summary(stats)
     history.record(words_path, counts)
@@ -254,30 +289,29 @@ def build_report(
             "added_sample": [spell(word) for word in sample(added, CHANGED)],
             "removed_sample": [spell(word) for word in sample(removed, CHANGED)],
         }
-    per_source = stats[stats["metric"].isin(["read", "kept", "words"])]
     vowels = (language.get("classify") or {}).get("vowels")
-    lengths = words["word"].str.len()
     return {
         "format": FORMAT,
         "lexicon": name,
         "language": language["code"],
-        "words": len(words),
+        "words": len(words.words),
         "sources": [
             {
                 "id": source,
                 **{
-                    row.metric: int(row.value)
-                    for row in per_source[per_source["source"] == source].itertuples()
+                    row["metric"]: row["value"]
+                    for row in stats
+                    if row["metric"] in ("read", "kept", "words") and row["source"] == source
                 },
             }
             for source in sources
         ],
         "lengths": length_rows(words, sources),
-        "two_letter": words.loc[lengths == 2, "word"].tolist(),
-        "three_letter": words.loc[lengths == 3, "word"].tolist(),
+        "two_letter": [words.words[i] for i in np.flatnonzero(words.lengths == 2)],
+        "three_letter": [words.words[i] for i in np.flatnonzero(words.lengths == 3)],
         "only_one_source": only_one_source(words, sources),
         "vowels": vowels,
-        "suspicious": suspicious(words["word"], language["alphabet"], vowels),
+        "suspicious": suspicious(words.words, language["alphabet"], vowels),
         "rejections": rejection_rows(stats, None if previous is None else previous[1]),
         "change": change,
     }
@@ -287,15 +321,18 @@ def write_report(
     name: str,
     language: dict,
     words_path: Path,
-    words: pd.DataFrame,
-    stats: pd.DataFrame,
+    words: list[str],
+    masks: np.ndarray,
+    stats: list[dict],
     history: Path,
     out: Path,
 ) -> None:
     """``report.json`` and ``report.html`` of lexicon ``name`` into ``out``: ``words_path`` is
-    its sorted ``words.txt``, ``words`` its words and source masks (``read_words_frame``),
-    ``stats`` its ``stats.parquet`` rows, ``history`` the folder of its previous builds."""
-    report = build_report(name, language, words_path, words, stats, History(history))
+    its sorted ``words.txt``, ``words`` and ``masks`` its ``words.tsv`` (the words as stored, and
+    the source bitmask of each), ``stats`` its ``stats.parquet`` rows (dicts, every column),
+    ``history`` the folder of its previous builds."""
+    spelled = Words.spelled(words, masks, Language.from_dict(language))
+    report = build_report(name, language, words_path, spelled, stats, History(history))
     with atomic_open(out / "report.json") as handle:
         json.dump(report, handle, indent=1, sort_keys=True, ensure_ascii=False)
         handle.write("\n")

@@ -1,6 +1,6 @@
 """Step ``tables``: letter table and tidy statistics of one lexicon, as parquet; and the quality
 report made from them (``pipeline.report``: ``report.json``, ``report.html``), in the same process:
-the statistics are handed over, not written and read back, and pandas is imported once.
+the words and statistics are handed over, not written and read back.
 
 ``letters.parquet``: one row per alphabet letter, then one per Scrabble tile of the language
 outside the lexicon's alphabet (a letter the lexicon folds, such as Ä in ``de``, or a two-letter
@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +39,6 @@ from lexforge.atomic import atomic_path
 from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.language import Language
 from pipeline.compile import read_words_and_masks
-from pipeline.frames import read_words_frame
 from pipeline.outputs import record_outputs
 from pipeline.report import write_report
 from pipeline.step import lexicon_spec, step_parser
@@ -124,21 +124,22 @@ def stats_table(
             for rank, entry in enumerate(entries, 1):
                 add("example", rank, source=source["id"], reason=reason, example=entry)
     for index, source in enumerate(sources):
-        held = (masks >> index) & 1 == 1
-        for length, count in _counts(lengths[held]):
+        bit = np.uint64(1 << index)
+        for length, count in _counts(lengths[(masks & bit) != 0]):
             add("source_length", count, source=source["id"], length=length)
-        for length, count in _counts(lengths[masks == 1 << index]):
+        for length, count in _counts(lengths[masks == bit]):
             add("only_source", count, source=source["id"], length=length)
         for other_index in range(index + 1, len(sources)):
-            both = int(np.count_nonzero(held & ((masks >> other_index) & 1 == 1)))
+            pair = bit | np.uint64(1 << other_index)
+            both = int(np.count_nonzero((masks & pair) == pair))
             add("overlap", both, source=source["id"], other_source=sources[other_index]["id"])
     return pa.Table.from_pylist(rows, schema=STATS_SCHEMA)
 
 
 def _counts(values: np.ndarray) -> list[tuple[int, int]]:
-    """(value, how many times) for each distinct value, by value."""
-    distinct, counts = np.unique(values, return_counts=True)
-    return [(int(v), int(c)) for v, c in zip(distinct, counts, strict=True)]
+    """(value, how many times) for each distinct value (non-negative integers), by value."""
+    counts = np.bincount(values)
+    return [(int(value), int(counts[value])) for value in np.flatnonzero(counts)]
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
@@ -173,6 +174,28 @@ def _read(path: Path, load: Callable[[Path], np.ndarray]) -> np.ndarray:
         raise UserError(f"{path}: cannot read ({excerpt(str(error))})") from None
 
 
+class _PandasHidden:
+    """A finder that refuses pandas (see ``pandas_hidden``)."""
+
+    @staticmethod
+    def find_spec(name: str, *_: object) -> None:
+        if name.partition(".")[0] == "pandas":
+            raise ModuleNotFoundError(f"{name} hidden from pyarrow by pipeline.tables", name=name)
+
+
+@contextmanager
+def pandas_hidden() -> Iterator[None]:
+    """pyarrow imports pandas the first time it converts Python values, only to test whether
+    they are pandas objects: 0.45 CPU-s, a third of a small lexicon's step. Within this block an
+    ``import pandas`` fails (unless pandas is imported already), and pyarrow goes on without it."""
+    finder = _PandasHidden()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = step_parser(__doc__)
     parser.add_argument("--words", type=Path, required=True)
@@ -193,17 +216,18 @@ def main(argv: list[str] | None = None) -> int:
     sizes = anagram_class_sizes(args.anagrams, args.classes)  # every input read before writing
     if not args.words_txt.is_file():
         raise UserError(f"{args.words_txt}: cannot read (no such file)")
-    letters = letter_table(args.lexicon, words, spec.language)
-    stats = stats_table(args.lexicon, words, masks, sizes, sources)
-    del words, masks
-    write_parquet(letters, args.out / "letters.parquet")
-    write_parquet(stats, args.out / "stats.parquet")
+    with pandas_hidden():
+        letters = letter_table(args.lexicon, words, spec.language)
+        stats = stats_table(args.lexicon, words, masks, sizes, sources)
+        write_parquet(letters, args.out / "letters.parquet")
+        write_parquet(stats, args.out / "stats.parquet")
     write_report(
         args.lexicon,
         spec.language_data,
         args.words_txt,
-        read_words_frame(args.words),
-        stats.to_pandas(),
+        words,
+        masks,
+        stats.to_pylist(),
         args.history,
         args.out,
     )

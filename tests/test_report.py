@@ -5,13 +5,15 @@ change, determinism."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
-import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from step_inputs import compiled_args
 
 from lexforge.errors import UserError
@@ -26,6 +28,14 @@ FIRST = {
     "AB": 3, "AH": 1, "BRR": 2, "CAT": 3, "CWM": 1, "DOG": 3, "MIX": 3, "XIV": 2, "HALLO": 3,
     "SHHHH": 2, "ZZZZZ": 1, "RATES": 3, "STARE": 2, "TEARS": 1, "WORDS": 3,
 }  # fmt: skip
+# Roman numerals up to 3999, written independently of pipeline.report.ROMAN
+ROMAN_NUMERAL = "|".join(
+    "M" * (n // 1000)
+    + ["", "C", "CC", "CCC", "CD", "D", "DC", "DCC", "DCCC", "CM"][n // 100 % 10]
+    + ["", "X", "XX", "XXX", "XL", "L", "LX", "LXX", "LXXX", "XC"][n // 10 % 10]
+    + ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"][n % 10]
+    for n in range(1, 4000)
+)
 SECOND = {**{w: m for w, m in FIRST.items() if w not in ("AH", "TEARS")}, "OX": 3, "ZEBRA": 1}
 
 
@@ -89,15 +99,51 @@ def test_report_figures_match_the_words(tmp_path):
 
 
 def test_vowel_check_uses_the_language_vowels():
-    words = pd.Series(["BRR", "CWM", "RHYTHM", "CAT", "NTH"])
+    words = ["BRR", "CAT", "CWM", "NTH", "RHYTHM"]
     (no_vowel, *_) = report_builder.suspicious(words, "ABCHMNRTWY", "AEIOU")
-    assert no_vowel["kind"] == "no-vowel" and no_vowel["words"] == ["BRR", "CWM", "RHYTHM", "NTH"]
+    assert no_vowel["kind"] == "no-vowel" and no_vowel["words"] == ["BRR", "CWM", "NTH", "RHYTHM"]
     (no_vowel, *_) = report_builder.suspicious(words, "ABCHMNRTWY", "AEIOUY")
     assert no_vowel["words"] == ["BRR", "CWM", "NTH"]
     assert [k["kind"] for k in report_builder.suspicious(words, "ABC", None)] == [
         "repeated-letter",
         "roman-numeral",
     ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(alphabet="AÉIMXVCLDÑŁ", min_size=1, max_size=9), max_size=80, unique=True),
+    st.sampled_from(["AÉI", "Ñ", "XL"]),
+)
+def test_suspicious_words_are_those_of_their_definitions(words, vowels):
+    """The screens (one text scanned, runs found by array comparisons) against their plain
+    definitions, word by word, on ASCII and non-ASCII letters (Ł is beyond Latin-1)."""
+    words = sorted(words)
+    alphabet = "AÉIMXVCLDÑŁ"
+    found = {k["kind"]: k for k in report_builder.suspicious(words, alphabet, vowels)}
+    definitions = {
+        "no-vowel": [w for w in words if not set(w) & set(vowels)],
+        "repeated-letter": [w for w in words if any(c * 4 in w for c in alphabet)],
+        "roman-numeral": [w for w in words if len(w) >= 2 and re.fullmatch(ROMAN_NUMERAL, w)],
+    }
+    for kind, expected in definitions.items():
+        assert found[kind]["count"] == len(expected)
+        assert found[kind]["words"] == report_builder.sample(expected, report_builder.LISTED)
+
+
+def test_tables_step_does_not_import_pandas(tmp_path):
+    """pyarrow would import pandas (0.45 s) only to test its inputs for pandas objects."""
+    args = write_inputs(tmp_path / "xx", FIRST, 0)
+    code = (
+        "import json, sys; from pipeline import tables;"
+        " code = tables.main(json.loads(sys.argv[1])); print(code, 'pandas' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(args)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "False"]
+    assert (tmp_path / "xx/report.json").is_file() and (tmp_path / "xx/stats.parquet").is_file()
 
 
 def test_change_since_the_previous_build_and_jumping_rejections(tmp_path):
