@@ -16,6 +16,7 @@ from pipeline.codedeps import code_hash as derived_code_hash
 from pipeline.config import SCHEMA_FILE, WORKFLOW_CONFIG, resolve_config, schema_error_line
 from pipeline.corpusconfig import corpus_config
 from pipeline.outputs import forget, remove_retired_records, stale_records
+from pipeline.scheduling import single_reevaluation_timer
 from pipeline.licenses import source_entries
 
 
@@ -53,6 +54,7 @@ _effective = json.dumps(
 # its own on a node, which reads this file again) leaves that alone: another job may be
 # writing a temporary file whose process another node runs, and the plan is already made.
 if workflow.is_main_process:
+    single_reevaluation_timer()
     if not Path(CONFIG_FILE).is_file() or Path(CONFIG_FILE).read_text(encoding="utf-8") != _effective:
         Path(CONFIG_FILE).parent.mkdir(parents=True, exist_ok=True)
         with atomic_open(Path(CONFIG_FILE)) as out:
