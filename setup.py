@@ -1,7 +1,7 @@
 """Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
 _phrase.pyx, _rack.pyx), normalization's plain path (_normalize.pyx), the letter codes of
-words (_letters.pyx), the anagram index (_anagramindex.pyx) and the sort of words
-(_wordsort.pyx) with Cython; the rest of the
+words (_letters.pyx), the anagram index (_anagramindex.pyx), the sort of words
+(_wordsort.pyx) and aspell's compressed word lists (_prezip.pyx) with Cython; the rest of the
 project's metadata is in pyproject.toml."""
 
 import platform
@@ -50,9 +50,23 @@ ANAGRAM_INDEX = Extension(
 # Sorting millions of words, for the pipeline's words step.
 WORD_SORT = Extension("lexforge._wordsort", ["lexforge/_wordsort.pyx"], extra_compile_args=["-O3"])
 
+# aspell's compressed word lists, for the aspell reader.
+PREZIP = Extension("lexforge._prezip", ["lexforge/_prezip.pyx"], extra_compile_args=["-O3"])
+
 setup(
     ext_modules=cythonize(
-        [SEARCH, SCRABBLE, NODECHECK, PHRASE, RACK, NORMALIZE, LETTERS, ANAGRAM_INDEX, WORD_SORT],
+        [
+            SEARCH,
+            SCRABBLE,
+            NODECHECK,
+            PHRASE,
+            RACK,
+            NORMALIZE,
+            LETTERS,
+            ANAGRAM_INDEX,
+            WORD_SORT,
+            PREZIP,
+        ],
         compiler_directives={"language_level": 3},
     ),
     # setuptools' own scratch space; its default, build/, is where the lexicons are built.

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from itertools import chain, starmap
 from pathlib import Path
 
+from lexforge._prezip import prezip_lines
 from lexforge.errors import UserError
 
 #: aspell skips a word list line longer than this (word, plus ``/`` and flags if any).
@@ -281,9 +282,9 @@ def _read_word_list(path: Path) -> bytes:
 
 # One line of the 0x02 format: the shared-prefix length (0x00-0x1d, or 0x1e 0xff* n for
 # 30 + 255 per 0xff + n), then the rest of the line (bytes >= 0x1f; 0x1f escapes a control byte).
-_PREZIP_LINE = re.compile(rb"(\x1e\xff*[\x00-\xfe]|[\x00-\x1d])([\x1f-\xff]*)")
+# The lines are rebuilt in C (lexforge._prezip).
 _PREZIP_END = b"\x1f\xff"
-# Bytes that _PREZIP_LINE would skip: text before the first length, an unfinished long length.
+# Bytes out of place: text before the first length, an unfinished long length.
 _PREZIP_GAP = re.compile(rb"\A.[\x1f-\xff]|\x1e\xff*\Z", re.DOTALL)
 _PREZIP_BAD_ESCAPE = re.compile(rb"\x1f(?:[^\x20-\x3f]|\Z)")
 _PREZIP_ESCAPE = re.compile(rb"\x1f[\x20-\x3f]")
@@ -297,17 +298,10 @@ def _unprezip(path: Path, data: bytes) -> bytes:
     stream after it; aspell's tools never write one, so it is reported as garbled here.)"""
     if _PREZIP_GAP.search(data):
         raise UserError(f"{path}: garbled or truncated word list (a byte out of place)")
-    lines: list[bytes] = []
-    previous = b""
-    for prefix, rest in _PREZIP_LINE.findall(data, 1):
-        shared = prefix[0]
-        if shared == 30:
-            shared += 255 * (len(prefix) - 2) + prefix[-1]
-        if shared > len(previous):
-            raise _overlong_prefix(path, len(lines) + 1)
-        previous = previous[:shared] + rest
-        lines.append(previous)
-    text = b"\n".join(lines)
+    text, overlong = prezip_lines(data, 2)
+    if overlong:
+        raise _overlong_prefix(path, overlong)
+    text = text[:-1]  # the last line's newline
     if not text.endswith(_PREZIP_END):
         raise UserError(f"{path}: truncated word list (no end marker)")
     text = text[: -len(_PREZIP_END)]
@@ -325,8 +319,7 @@ def _overlong_prefix(path: Path, line: int) -> UserError:
 
 # One line of the 0x01 format: shared length + 1 (0x01-0x20, or 0x00 then any byte), then the
 # rest (bytes > 0x20). The magic byte 0x01 doubles as the first line's prefix byte.
-_PREZIP_V1_LINE = re.compile(rb"(\x00[\x01-\xff]|[\x01-\x20])([\x21-\xff]*)")
-# Bytes that _PREZIP_V1_LINE would skip: a 0x00 not followed by a length.
+# Bytes out of place: a 0x00 not followed by a length.
 _PREZIP_V1_GAP = re.compile(rb"\x00(?![\x01-\xff])")
 
 
@@ -334,15 +327,10 @@ def _unprezip_v1(path: Path, data: bytes) -> bytes:
     """Decode the older 0x01 format (aspell-fr), as ``prezip-bin -d`` does."""
     if _PREZIP_V1_GAP.search(data):
         raise UserError(f"{path}: garbled or truncated word list (0x00 without a length)")
-    lines: list[bytes] = []
-    previous = b""
-    for prefix, rest in _PREZIP_V1_LINE.findall(data):
-        shared = prefix[-1] - 1
-        if shared > len(previous):
-            raise _overlong_prefix(path, len(lines) + 1)
-        previous = previous[:shared] + rest
-        lines.append(previous)
-    return b"\n".join(lines) + b"\n"
+    text, overlong = prezip_lines(data, 1)
+    if overlong:
+        raise _overlong_prefix(path, overlong)
+    return text
 
 
 _LONG_LINE = re.compile(f"[^\n]{{{MAX_LINE_LENGTH + 1}}}")
