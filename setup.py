@@ -1,7 +1,8 @@
 """Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
 _phrase.pyx, _rack.pyx), normalization's plain path (_normalize.pyx), the letter codes of
 words (_letters.pyx), the anagram index (_anagramindex.pyx), the sort of words
-(_wordsort.pyx) and aspell's compressed word lists (_prezip.pyx) with Cython; the rest of the
+(_wordsort.pyx), words.tsv's lines (_wordstsv.pyx) and aspell's compressed word lists
+(_prezip.pyx) with Cython; the rest of the
 project's metadata is in pyproject.toml."""
 
 import platform
@@ -50,6 +51,9 @@ ANAGRAM_INDEX = Extension(
 # Sorting millions of words, for the pipeline's words step.
 WORD_SORT = Extension("lexforge._wordsort", ["lexforge/_wordsort.pyx"], extra_compile_args=["-O3"])
 
+# The words step's words.tsv: each word's sources and its line.
+WORDS_TSV = Extension("lexforge._wordstsv", ["lexforge/_wordstsv.pyx"], extra_compile_args=["-O3"])
+
 # aspell's compressed word lists, for the aspell reader.
 PREZIP = Extension("lexforge._prezip", ["lexforge/_prezip.pyx"], extra_compile_args=["-O3"])
 
@@ -65,6 +69,7 @@ setup(
             LETTERS,
             ANAGRAM_INDEX,
             WORD_SORT,
+            WORDS_TSV,
             PREZIP,
         ],
         compiler_directives={"language_level": 3},

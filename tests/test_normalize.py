@@ -113,11 +113,12 @@ def test_aspell_source_statistics_include_pruned_forms():
     from pipeline.words import collect_words
 
     spec = load_config(ROOT / "config/config.yaml").lexicons["pt"]
-    words, masks, stats = collect_words(dataclasses.replace(spec, sources=spec.sources[1:2]))
+    words, per_source, stats = collect_words(dataclasses.replace(spec, sources=spec.sources[1:2]))
     (aspell,) = stats
     assert aspell["read"] == 439_461  # every form aspell expands, duplicates included
     assert aspell["read"] == aspell["kept"] + sum(aspell["rejected"].values())
-    assert aspell["rejected"]["hyphen"] >= 20 and len(words) == len(masks) == aspell["words"]
+    assert aspell["rejected"]["hyphen"] >= 20
+    assert len(words) == len(per_source[0]) == aspell["words"]
 
 
 def test_a_lexicon_takes_at_most_64_sources(tmp_path):
