@@ -1,7 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The words step's ``words.tsv`` in C (``words_tsv``): each word's source bitmask found by set
-lookups and the ``WORD<TAB>MASK`` lines written in one pass, where a numpy pass per source and
-a Python line per word took 1.5 s for Italian's 3 million words."""
+"""The words step's ``words.tsv`` in C. ``words_tsv`` writes it: each word's source bitmask
+found by set lookups and the ``WORD<TAB>MASK`` lines made in one pass, where a numpy pass per
+source and a Python line per word took 1.5 s for Italian's 3 million words. ``parse_words_tsv``
+reads it for the later steps: the words and masks in one pass, where splitting the text into
+six million strings took 0.85 s."""
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.ref cimport PyObject
@@ -132,3 +134,54 @@ def words_tsv(list words not None, list sources not None):
         return PyBytes_FromStringAndSize(buffer.data, buffer.size)
     finally:
         free(buffer.data)
+
+
+def parse_words_tsv(bytes data not None, bint with_masks):
+    """The words of a ``words.tsv`` text (``WORD<TAB>MASK`` lines, UTF-8) as ``str``, and with
+    ``with_masks`` their masks as native uint64 (a bytearray; else None). ValueError naming the
+    line for anything else: a line without its tab, mask or newline, a mask that is not a
+    decimal number below 2**64, a word that is not UTF-8."""
+    cdef const char* text = PyBytes_AS_STRING(data)
+    cdef Py_ssize_t size = PyBytes_GET_SIZE(data), at = 0, start, tab, line = 0
+    cdef uint64_t mask, digit
+    cdef list words = []
+    cdef uint64_t* masks = NULL
+    cdef Py_ssize_t capacity = 0
+    try:
+        if with_masks:
+            capacity = size // 3 + 1  # a line takes three bytes at least
+            masks = <uint64_t*>malloc(capacity * sizeof(uint64_t))
+            if masks == NULL:
+                raise MemoryError()
+        while at < size:
+            line += 1
+            start = at
+            while at < size and text[at] != b"\t" and text[at] != b"\n":
+                at += 1
+            if at == size or text[at] != b"\t":
+                raise ValueError(f"not WORD<TAB>MASK lines (line {line})")
+            tab = at
+            at += 1
+            mask = 0
+            if at == size or text[at] == b"\n":
+                raise ValueError(f"not WORD<TAB>MASK lines (line {line}: no mask)")
+            while at < size and text[at] != b"\n":
+                digit = <uint64_t>(<unsigned char>text[at]) - 48
+                if digit > 9 or mask > (<uint64_t>0xFFFFFFFFFFFFFFFF - digit) // 10:
+                    raise ValueError(f"line {line}: the mask is not a number below 2**64")
+                mask = 10 * mask + digit
+                at += 1
+            if at == size:
+                raise ValueError(f"not WORD<TAB>MASK lines (line {line}: no newline)")
+            at += 1
+            try:
+                words.append(text[start:tab].decode("utf-8"))
+            except UnicodeDecodeError as error:
+                raise ValueError(f"line {line}: {error}") from None
+            if with_masks:
+                masks[line - 1] = mask
+        if not with_masks:
+            return words, None
+        return words, bytearray((<char*>masks)[: line * sizeof(uint64_t)])
+    finally:
+        free(masks)

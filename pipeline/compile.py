@@ -25,6 +25,7 @@ from pathlib import Path
 import marisa_trie
 import numpy as np
 
+from lexforge._wordstsv import parse_words_tsv
 from lexforge.atomic import atomic_open, atomic_path
 from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.graph import GRAPH_FILE, build_sorted_graph
@@ -39,34 +40,22 @@ log = logging.getLogger("pipeline.compile")
 def read_words_tsv(path: Path) -> list[str]:
     """The words of a ``words.tsv`` (already sorted and unique); UserError if it cannot be read
     or is not one."""
-    return _words_tsv_fields(path)[::2]
+    return _parse(path, with_masks=False)[0]
 
 
 def read_words_and_masks(path: Path) -> tuple[list[str], np.ndarray]:
     """The words of a ``words.tsv`` and the source bitmask of each (uint64), in one pass;
     UserError if it cannot be read or is not one."""
-    fields = _words_tsv_fields(path)
-    texts = fields[1::2]
-    try:
-        value = {text: int(text) for text in set(texts)}  # a few distinct masks, parsed once
-        masks = np.fromiter(map(value.__getitem__, texts), dtype=np.uint64, count=len(texts))
-    except (ValueError, OverflowError) as error:  # a bad mask
-        raise UserError(f"{path}: not a words.tsv ({excerpt(str(error))})") from None
-    del fields[1::2]
-    return fields, masks
+    words, masks = _parse(path, with_masks=True)
+    return words, np.frombuffer(masks, dtype=np.uint64)
 
 
-def _words_tsv_fields(path: Path) -> list[str]:
-    """A ``words.tsv``'s fields in order: word, mask, word, mask … (one split of the whole text,
-    a few times faster than line by line)."""
+def _parse(path: Path, with_masks: bool) -> tuple[list[str], bytearray | None]:
+    """``parse_words_tsv`` of the file, its errors as one UserError naming it."""
     try:
-        fields = path.read_text(encoding="utf-8").replace("\t", "\n").split("\n")
-    except (OSError, ValueError) as error:  # not UTF-8: ValueError
+        return parse_words_tsv(path.read_bytes(), with_masks)
+    except (OSError, ValueError) as error:  # not UTF-8: UnicodeDecodeError, a ValueError
         raise UserError(f"{path}: not a words.tsv ({excerpt(str(error))})") from None
-    del fields[-1]  # after the last line's newline
-    if len(fields) % 2:
-        raise UserError(f"{path}: not a words.tsv (not WORD<TAB>MASK lines)")
-    return fields
 
 
 def save_trie(keys: list[str], path: Path) -> marisa_trie.Trie:

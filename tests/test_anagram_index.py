@@ -43,7 +43,7 @@ def test_lines_keys_and_offsets_are_their_definitions(letters):
     ("content", "message"),
     [
         (b"AB\t1\nABC\n", "not WORD<TAB>MASK lines"),
-        (b"AB\t1\n\xff\xfe\t1\n", "not a words.tsv ('utf-8' codec can't decode"),
+        (b"AB\t1\n\xff\xfe\t1\n", "not a words.tsv (line 2: 'utf-8' codec can't decode"),
     ],
 )
 def test_the_step_refuses_a_damaged_words_tsv(tmp_path, capsys, content, message):

@@ -1,13 +1,16 @@
-"""lexforge._wordstsv.words_tsv (the words step's words.tsv) against its definition: each word,
-a tab, the bitmask of the sets holding it in decimal, a newline; UTF-8."""
+"""lexforge._wordstsv (the words step's words.tsv) against its definition: each word, a tab,
+the bitmask of the sets holding it in decimal, a newline; UTF-8. words_tsv writes it,
+parse_words_tsv reads it back for the later steps."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexforge._wordstsv import words_tsv
+from lexforge._wordstsv import parse_words_tsv, words_tsv
 
 
 def definition(words: list[str], sources: list[set[str]]) -> bytes:
@@ -46,3 +49,33 @@ def test_bad_input_is_refused():
         words_tsv(["A", b"B"], [])
     with pytest.raises(UnicodeEncodeError):  # a lone surrogate: not UTF-8, as a text file says
         words_tsv(["A\ud800"], [])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.text(LETTERS, min_size=1, max_size=12).filter(
+    lambda w: "\t" not in w), st.integers(0, 2**64 - 1)), max_size=40))  # fmt: skip
+def test_parse_reads_back_what_the_definition_writes(lines):
+    """parse_words_tsv against the lines as Python splits them."""
+    text = "".join(f"{w}\t{m}\n" for w, m in lines).encode("utf-8")
+    words, masks = parse_words_tsv(text, True)
+    assert words == [w for w, _ in lines]
+    assert list(memoryview(masks).cast("Q")) == [m for _, m in lines]
+    assert parse_words_tsv(text, False) == (words, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (b"AB\t1\nABC\n", "not WORD<TAB>MASK lines (line 2)"),
+        (b"AB\t1\nABC\t\n", "line 2: no mask"),
+        (b"AB\t1\nABC\t1", "line 2: no newline"),
+        (b"AB\t1\t2\n", "line 1: the mask is not a number"),
+        (b"AB\tx\n", "line 1: the mask is not a number"),
+        (b"AB\t-1\n", "line 1: the mask is not a number"),
+        (b"AB\t18446744073709551616\n", "line 1: the mask is not a number below 2**64"),
+        (b"AB\t1\n\xff\xfe\t1\n", "line 2: 'utf-8' codec can't decode byte 0xff"),
+    ],
+)
+def test_parse_names_the_bad_line(text, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_words_tsv(text, True)
