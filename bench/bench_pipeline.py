@@ -208,7 +208,7 @@ lexicons:
     sources:
       - {format: ods, path: large.txt}
 """
-LARGE_STEPS = ("words", "compile", "anagrams", "tables", "manifest")
+LARGE_STEPS = ("words", "compile", "tables", "manifest")
 
 
 def synthetic_words(count: int, seed: int = 1) -> list[str]:

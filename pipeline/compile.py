@@ -1,4 +1,4 @@
-"""Step ``compile``: the word artifacts of one lexicon (the anagram index is ``anagrams``).
+"""Step ``compile``: the solver-ready artifacts of one lexicon, its words and its anagram index.
 
 From ``words.tsv`` writes into ``build/stage/<lexicon>/``:
 
@@ -8,7 +8,13 @@ From ``words.tsv`` writes into ``build/stage/<lexicon>/``:
 - ``language.json``: the resolved language, so a published lexicon needs no config;
 - ``word-sources.npy``: per word id of ``words.marisa``, the bitmask of the sources that have
   the word (bit i: the i-th name of ``sources.json``; uint8, uint16, … as the count needs);
-- ``sources.json``: the source names (ids of the configuration), in bit order.
+- ``sources.json``: the source names (ids of the configuration), in bit order;
+- ``anagrams.txt``: ``KEY=WORD`` lines (KEY = the word's letters sorted), sorted bytewise — the
+  format of the Bash seed's ``ODS6.prep.txt``, so its ``egrep`` query runs unchanged on it;
+- ``anagram-graph.npy``: the letter graph (lexforge.graph layout) of the keys, walked by the rack
+  search (a key's id is its rank among the keys);
+- ``anagram-classes.npy``: per key id, the byte offset of its first line in ``anagrams.txt``, then
+  the text's length: the rack search reads a key's words there.
 
     python -m pipeline.compile --config config/config.yaml --lexicon fr \
         --words build/work/fr/words.tsv --sources build/work/fr/sources.json --out build/fr
@@ -26,21 +32,23 @@ import marisa_trie
 import numpy as np
 
 from lexforge._wordstsv import parse_words_tsv
+from lexforge.anagramindex import anagram_index
 from lexforge.atomic import atomic_open, atomic_path
 from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.graph import GRAPH_FILE, build_sorted_graph
-from lexforge.lexicon import SOURCE_NAMES_FILE, WORD_SOURCES_FILE, word_trie
+from lexforge.lexicon import (
+    ANAGRAM_CLASSES_FILE,
+    ANAGRAM_GRAPH_FILE,
+    ANAGRAM_LINES_FILE,
+    SOURCE_NAMES_FILE,
+    WORD_SOURCES_FILE,
+    word_trie,
+)
 from pipeline.config import language_json
 from pipeline.outputs import record_outputs
 from pipeline.step import lexicon_spec, step_parser
 
 log = logging.getLogger("pipeline.compile")
-
-
-def read_words_tsv(path: Path) -> list[str]:
-    """The words of a ``words.tsv`` (already sorted and unique); UserError if it cannot be read
-    or is not one."""
-    return _parse(path, with_masks=False)[0]
 
 
 def read_words_and_masks(path: Path) -> tuple[list[str], np.ndarray]:
@@ -112,6 +120,17 @@ def compile_lexicon(
         handle.write(language_text)
 
 
+def build_index(words: list[str], alphabet: str, out: Path) -> None:
+    """Write the three anagram artifacts of sorted ``words`` into ``out``. ``words`` is emptied
+    once indexed: its strings are not needed to write the index."""
+    index = anagram_index(words, alphabet)
+    words.clear()
+    save_array(index.graph(), out / ANAGRAM_GRAPH_FILE)
+    save_array(index.offsets, out / ANAGRAM_CLASSES_FILE)
+    with atomic_open(out / ANAGRAM_LINES_FILE, "wb") as handle:
+        handle.write(index.text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = step_parser(__doc__)
     parser.add_argument("--words", type=Path, required=True)
@@ -122,7 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     words, masks = read_words_and_masks(args.words)
     names = [source["id"] for source in json.loads(args.sources.read_text(encoding="utf-8"))]
     compile_lexicon(words, masks, names, language_json(spec), spec.language.alphabet, args.out)
-    log.info("%s: %d words compiled into %s", args.lexicon, len(words), args.out)
+    count = len(words)
+    del masks
+    build_index(words, spec.language.alphabet, args.out)
+    log.info("%s: %d words compiled into %s", args.lexicon, count, args.out)
     record_outputs(args)
     return 0
 

@@ -1,5 +1,5 @@
-# Stage 2: the solver-ready artifacts, in two independent jobs per lexicon:
-# the words (list, trie, letter graph) and the anagram index (text, key graph, class offsets).
+# Stage 2: the solver-ready artifacts, in one job per lexicon: the words (list, trie, letter
+# graph) and the anagram index (text, key graph, class offsets) from one read of words.tsv.
 
 
 rule compile:
@@ -13,6 +13,9 @@ rule compile:
         word_sources="build/stage/{lexicon}/word-sources.npy",
         source_names="build/stage/{lexicon}/sources.json",
         language="build/stage/{lexicon}/language.json",
+        anagrams="build/stage/{lexicon}/anagrams.txt",
+        anagram_graph="build/stage/{lexicon}/anagram-graph.npy",
+        anagram_classes="build/stage/{lexicon}/anagram-classes.npy",
         record="build/work/{lexicon}/outputs/compile.json",
     params:
         code=code_hash("pipeline.compile"),
@@ -28,29 +31,4 @@ rule compile:
     shell:
         "{PYTHON} -m pipeline.compile --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --words {input.words} --sources {input.sources} --out build/stage/{wildcards.lexicon}"
-        " --record {output.record} {output} 2> {log}"
-
-
-rule anagrams:
-    input:
-        words="build/work/{lexicon}/words.tsv",
-    output:
-        anagrams="build/stage/{lexicon}/anagrams.txt",
-        anagram_graph="build/stage/{lexicon}/anagram-graph.npy",
-        anagram_classes="build/stage/{lexicon}/anagram-classes.npy",
-        record="build/work/{lexicon}/outputs/anagrams.json",
-    params:
-        code=code_hash("pipeline.anagrams"),
-        spec=lambda wildcards: spec_hash(wildcards.lexicon),
-    resources:
-        mem_mb=1792,
-        runtime=10,
-    priority: lexicon_priority
-    log:
-        "build/logs/anagrams/{lexicon}.log",
-    benchmark:
-        "build/benchmarks/anagrams/{lexicon}.tsv"
-    shell:
-        "{PYTHON} -m pipeline.anagrams --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --words {input.words} --out build/stage/{wildcards.lexicon}"
         " --record {output.record} {output} 2> {log}"

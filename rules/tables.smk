@@ -57,7 +57,6 @@ rule manifest:
             "build/work/{lexicon}/outputs/",
             "words.json",
             "compile.json",
-            "anagrams.json",
             "tables.json",
         ),
         provenance=provenance_files,

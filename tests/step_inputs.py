@@ -11,7 +11,7 @@ from lexforge.lexicon import anagram_class_offsets
 
 def compiled_args(folder: Path, words: list[str]) -> list[str]:
     """anagrams.txt (its lines by their definition), anagram-classes.npy (by the plain loop of
-    lexforge.lexicon) and words.txt of sorted ``words``, as the anagrams and compile steps write
+    lexforge.lexicon) and words.txt of sorted ``words``, as the compile step writes
     them; the tables step's arguments for them and for the report's history folder."""
     lines = sorted("".join(sorted(w)) + "=" + w for w in words)
     (folder / "anagrams.txt").write_text("\n".join(lines) + "\n")

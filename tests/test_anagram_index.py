@@ -1,4 +1,4 @@
-"""The anagrams step's index against its definition, on random words (the real lexicons are
+"""The compile step's anagram index against its definition, on random words (the real lexicons are
 checked in test_artifacts)."""
 
 from __future__ import annotations
@@ -49,17 +49,21 @@ def test_lines_keys_and_offsets_are_their_definitions(letters):
 def test_the_step_refuses_a_damaged_words_tsv(tmp_path, capsys, content, message):
     """One line naming the file, status 1, nothing written."""
     from lexforge.errors import report_user_errors
-    from pipeline.anagrams import main
+    from pipeline.compile import main
 
     words = tmp_path / "words.tsv"
     words.write_bytes(content)
+    sources = tmp_path / "sources.json"
+    sources.write_text('[{"id": "dict:x"}]')
     out = tmp_path / "out"
     out.mkdir()
     config = str(Path(__file__).resolve().parent.parent / "config/config.yaml")
     argv = ["--config", config, "--lexicon", "en", "--words", str(words), "--out", str(out)]
+    argv += ["--sources", str(sources)]
     assert report_user_errors(lambda: main(argv)) == 1
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0 and str(words) in error and message in error
+    assert list(out.iterdir()) == []
     assert not any(out.iterdir())
 
 

@@ -23,8 +23,7 @@ from lexforge.grid import parse_grids
 from lexforge.language import Language
 from lexforge.lexicon import Lexicon
 from lexforge.verify import sha256_file
-from pipeline.anagrams import build_index
-from pipeline.compile import compile_lexicon
+from pipeline.compile import build_index, compile_lexicon
 
 GRID = "S T A R\nE O N L\nR I E S\nT A P E\n"
 RACK = "ETOILES?"

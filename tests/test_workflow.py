@@ -291,7 +291,6 @@ def test_bad_raw_file_fails_cleanly_without_partial_artifacts(tmp_path):
 STEP_OUTPUTS = {
     "words": "build/work/sv/words.tsv",
     "compile": "build/stage/sv/graph.npy",
-    "anagrams": "build/stage/sv/anagrams.txt",
     "tables": "build/stage/sv/stats.parquet",
     "manifest": "build/stage/sv/manifest.json",
     "validate": "build/stage/sv/validation.json",
