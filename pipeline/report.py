@@ -123,7 +123,7 @@ def only_one_source(words: Words, sources: list[str]) -> list[dict]:
 
 def suspicious(words: list[str], alphabet: str, vowels: str | None) -> list[dict]:
     """Words of shapes that are seldom words: no vowel, a letter four times in a row, a Roman
-    numeral (each list complete up to LISTED words, then an even sample). ``words`` sorted."""
+    numeral (each list complete up to LISTED words, then an even sample; in ``words``' order)."""
     text = "\n" + "\n".join(words) + "\n"  # each word between two newlines
     kinds = []
     if vowels:
@@ -141,7 +141,7 @@ def suspicious(words: list[str], alphabet: str, vowels: str | None) -> list[dict
 
 
 def _repeated_letter(text: str, alphabet: str) -> np.ndarray:
-    """The indices of the words of ``text`` (``\n``-separated, one before the first) holding a
+    """The indices of the words of ``text`` (``\\n``-separated, one before the first) holding a
     letter of ``alphabet`` four times in a row: runs found by comparing the text's code points
     with their neighbours, a few array passes instead of a scan per letter."""
     if text.isascii():
