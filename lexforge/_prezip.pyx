@@ -20,7 +20,8 @@ def prezip_lines(bytes data, int version):
     """``(text, 0)``: the lines of a compressed word list of format ``version`` (2: ``0x02``
     then lines; 1: the older ``0x01`` format, whose magic byte is the first line's length), each
     with its newline; or ``(None, n)``: line ``n`` (from 1) shares more bytes than the line
-    before it has. ValueError for a length cut off by the end (or a 0x00 length in format 1), MemoryError."""
+    before it has. ValueError for a length cut off by the end (or a 0x00 length in format 1),
+    MemoryError."""
     cdef const unsigned char* at = <const unsigned char*>PyBytes_AS_STRING(data)
     cdef Py_ssize_t size = len(data)
     cdef Py_ssize_t capacity = 2 * size + 64

@@ -1,18 +1,25 @@
 """The anagram index of sorted words (``anagram_index``): the ``KEY=WORD`` lines of
 ``anagrams.txt`` (KEY = the word's letters sorted), the offsets of each key's first line and
-the letter graph of the keys. The pipeline's anagrams step and the ``-d`` word-list cache
-(``lexforge.wordlist``) write it.
+the letter graph of the keys. The pipeline's compile step and the ``-d`` word-list cache
+(``lexforge.wordlist``) write it (``AnagramIndex.write``).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from lexforge._anagramindex import index_lines
+from lexforge.atomic import atomic_open
 from lexforge.graph import graph_of_codes, letter_matrix
-from lexforge.lexicon import anagram_class_offsets
+from lexforge.lexicon import (
+    ANAGRAM_CLASSES_FILE,
+    ANAGRAM_GRAPH_FILE,
+    ANAGRAM_LINES_FILE,
+    anagram_class_offsets,
+)
 
 
 class AnagramIndex(NamedTuple):
@@ -35,6 +42,18 @@ class AnagramIndex(NamedTuple):
     def graph(self) -> np.ndarray:
         """The letter graph of the keys (``lexforge.graph``), a key's id being its rank."""
         return graph_of_codes(self.key_codes, np.arange(len(self.key_codes), dtype=np.int32))
+
+    def write(self, folder: Path) -> None:
+        """``anagrams.txt``, ``anagram-graph.npy`` and ``anagram-classes.npy`` into ``folder``,
+        each written atomically."""
+        for name, array in (
+            (ANAGRAM_GRAPH_FILE, self.graph()),
+            (ANAGRAM_CLASSES_FILE, self.offsets),
+        ):
+            with atomic_open(folder / name, "wb") as handle:
+                np.save(handle, array, allow_pickle=False)
+        with atomic_open(folder / ANAGRAM_LINES_FILE, "wb") as handle:
+            handle.write(self.text)
 
 
 def anagram_index(words: list[str], alphabet: str | None = None) -> AnagramIndex:

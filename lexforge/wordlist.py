@@ -22,13 +22,7 @@ from pathlib import Path
 from lexforge.anagramindex import anagram_index
 from lexforge.errors import UserError
 from lexforge.language import Language, find_language_file, load_language_data
-from lexforge.lexicon import (
-    ANAGRAM_CLASSES_FILE,
-    ANAGRAM_GRAPH_FILE,
-    ANAGRAM_LINES_FILE,
-    Lexicon,
-    word_trie,
-)
+from lexforge.lexicon import Lexicon, word_trie
 from lexforge.paths import MANIFEST, cache_dir
 from lexforge.verify import sha256_file
 
@@ -127,11 +121,8 @@ def write_artifacts(
 
     words_trie = word_trie(words)
     words_trie.save(str(out / "words.marisa"))
-    index = anagram_index(words, language.alphabet)
-    (out / ANAGRAM_LINES_FILE).write_bytes(index.text)
+    anagram_index(words, language.alphabet).write(out)
     np.save(out / graph.GRAPH_FILE, graph.build_graph(words_trie, language.alphabet))
-    np.save(out / ANAGRAM_GRAPH_FILE, index.graph())
-    np.save(out / ANAGRAM_CLASSES_FILE, index.offsets)
     (out / "language.json").write_text(language_text, encoding="utf-8")
     names = sorted(p.name for p in out.iterdir())
     manifest = {

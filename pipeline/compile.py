@@ -36,14 +36,7 @@ from lexforge.anagramindex import anagram_index
 from lexforge.atomic import atomic_open, atomic_path
 from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.graph import GRAPH_FILE, build_sorted_graph
-from lexforge.lexicon import (
-    ANAGRAM_CLASSES_FILE,
-    ANAGRAM_GRAPH_FILE,
-    ANAGRAM_LINES_FILE,
-    SOURCE_NAMES_FILE,
-    WORD_SOURCES_FILE,
-    word_trie,
-)
+from lexforge.lexicon import SOURCE_NAMES_FILE, WORD_SOURCES_FILE, word_trie
 from pipeline.config import language_json
 from pipeline.outputs import record_outputs
 from pipeline.step import lexicon_spec, step_parser
@@ -125,10 +118,7 @@ def build_index(words: list[str], alphabet: str, out: Path) -> None:
     once indexed: its strings are not needed to write the index."""
     index = anagram_index(words, alphabet)
     words.clear()
-    save_array(index.graph(), out / ANAGRAM_GRAPH_FILE)
-    save_array(index.offsets, out / ANAGRAM_CLASSES_FILE)
-    with atomic_open(out / ANAGRAM_LINES_FILE, "wb") as handle:
-        handle.write(index.text)
+    index.write(out)
 
 
 def main(argv: list[str] | None = None) -> int:

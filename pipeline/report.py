@@ -54,24 +54,26 @@ def sample_positions(size: int, count: int) -> list[int]:
 
 
 class Words(NamedTuple):
-    """A lexicon's words as the report shows them (tiles spelled, sorted), with the length and
-    the source bitmask of each (bit i: the i-th source)."""
+    """A lexicon's sorted words with the length and the source bitmask of each (bit i: the i-th
+    source)."""
 
     words: list[str]
     lengths: np.ndarray
     masks: np.ndarray
 
     @classmethod
-    def spelled(cls, words: list[str], masks: np.ndarray, language: Language) -> Words:
-        """``words`` (sorted, as stored) with their tile symbols spelled (CH, not Ç), in the
-        order of the spelled words."""
-        if language.tile_symbols and words:
-            words = language.spell("\n".join(words)).split("\n")  # one text: 6× faster
-            order = sorted(range(len(words)), key=words.__getitem__)
-            words = [words[i] for i in order]
-            masks = masks[np.array(order, dtype=np.intp)]
-        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-        return cls(words, lengths, masks)
+    def of(cls, words: list[str], masks: np.ndarray) -> Words:
+        """``words`` and their ``masks``, their lengths counted."""
+        return cls(words, np.fromiter(map(len, words), dtype=np.int64, count=len(words)), masks)
+
+    def spelled(self, language: Language) -> Words:
+        """The words as the report shows them: tile symbols spelled (CH, not Ç), in the order of
+        the spelled words (these words themselves where the language has no tile symbols)."""
+        if not (language.tile_symbols and self.words):
+            return self
+        words = language.spell("\n".join(self.words)).split("\n")  # one text: 6× faster
+        order = sorted(range(len(words)), key=words.__getitem__)
+        return Words.of([words[i] for i in order], self.masks[np.array(order, dtype=np.intp)])
 
 
 def source_ids(stats: list[dict]) -> list[str]:
@@ -321,17 +323,16 @@ def write_report(
     name: str,
     language: dict,
     words_path: Path,
-    words: list[str],
-    masks: np.ndarray,
+    words: Words,
     stats: list[dict],
     history: Path,
     out: Path,
 ) -> None:
     """``report.json`` and ``report.html`` of lexicon ``name`` into ``out``: ``words_path`` is
-    its sorted ``words.txt``, ``words`` and ``masks`` its ``words.tsv`` (the words as stored, and
-    the source bitmask of each), ``stats`` its ``stats.parquet`` rows (dicts, every column),
-    ``history`` the folder of its previous builds."""
-    spelled = Words.spelled(words, masks, Language.from_dict(language))
+    its sorted ``words.txt``, ``words`` its ``words.tsv`` (the words as stored), ``stats`` its
+    ``stats.parquet`` rows (dicts, every column), ``history`` the folder of its previous
+    builds."""
+    spelled = words.spelled(Language.from_dict(language))
     report = build_report(name, language, words_path, spelled, stats, History(history))
     with atomic_open(out / "report.json") as handle:
         json.dump(report, handle, indent=1, sort_keys=True, ensure_ascii=False)

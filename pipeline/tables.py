@@ -40,7 +40,7 @@ from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.language import Language
 from pipeline.compile import read_words_and_masks
 from pipeline.outputs import record_outputs
-from pipeline.report import write_report
+from pipeline.report import Words, write_report
 from pipeline.step import lexicon_spec, step_parser
 
 #: The columns of stats.parquet, in order; every one but lexicon, metric and value may be null.
@@ -95,13 +95,9 @@ def letter_counts(
 
 
 def stats_table(
-    lexicon: str,
-    words: list[str],
-    masks: np.ndarray,
-    class_sizes: np.ndarray,
-    sources: list[dict],
+    lexicon: str, words: Words, class_sizes: np.ndarray, sources: list[dict]
 ) -> pa.Table:
-    """Tidy statistics; ``masks`` the words' source bitmasks (bit i: the i-th source),
+    """Tidy statistics; ``words`` the lexicon's words, their lengths and source bitmasks,
     ``class_sizes`` the number of words of each anagram class, ``sources`` the words step's
     per-source statistics."""
     rows: list[dict] = []
@@ -109,7 +105,7 @@ def stats_table(
     def add(metric: str, value: int, **dimensions: object) -> None:
         rows.append({"lexicon": lexicon, "metric": metric, **dimensions, "value": int(value)})
 
-    lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+    lengths, masks = words.lengths, words.masks
     for length, count in _counts(lengths):
         add("word_length", count, length=length)
     for size, count in _counts(class_sizes):
@@ -211,14 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     spec = lexicon_spec(args)
-    words, masks = read_words_and_masks(args.words)
+    words = Words.of(*read_words_and_masks(args.words))
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
     sizes = anagram_class_sizes(args.anagrams, args.classes)  # every input read before writing
     if not args.words_txt.is_file():
         raise UserError(f"{args.words_txt}: cannot read (no such file)")
     with pandas_hidden():
-        letters = letter_table(args.lexicon, words, spec.language)
-        stats = stats_table(args.lexicon, words, masks, sizes, sources)
+        letters = letter_table(args.lexicon, words.words, spec.language)
+        stats = stats_table(args.lexicon, words, sizes, sources)
         write_parquet(letters, args.out / "letters.parquet")
         write_parquet(stats, args.out / "stats.parquet")
     write_report(
@@ -226,7 +222,6 @@ def main(argv: list[str] | None = None) -> int:
         spec.language_data,
         args.words_txt,
         words,
-        masks,
         stats.to_pylist(),
         args.history,
         args.out,
