@@ -56,7 +56,8 @@ def _parse(path: Path, with_masks: bool) -> tuple[list[str], bytearray | None]:
     try:
         return parse_words_tsv(path.read_bytes(), with_masks)
     except (OSError, ValueError) as error:  # not UTF-8: UnicodeDecodeError, a ValueError
-        raise UserError(f"{path}: not a words.tsv ({excerpt(str(error))})") from None
+        # The parser's messages name the line and what is wrong: long enough to keep whole.
+        raise UserError(f"{path}: not a words.tsv ({excerpt(str(error), 120)})") from None
 
 
 def save_trie(keys: list[str], path: Path) -> marisa_trie.Trie:
