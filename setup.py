@@ -1,8 +1,8 @@
 """Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
 _phrase.pyx, _rack.pyx), normalization's plain path (_normalize.pyx), the letter codes of
 words (_letters.pyx), the anagram index (_anagramindex.pyx), the sort of words
-(_wordsort.pyx), words.tsv's lines (_wordstsv.pyx) and aspell's compressed word lists
-(_prezip.pyx) with Cython; the rest of the
+(_wordsort.pyx), words.tsv's lines (_wordstsv.pyx), aspell's compressed word lists
+(_prezip.pyx) and its suffix forms (_affixforms.pyx) with Cython; the rest of the
 project's metadata is in pyproject.toml."""
 
 import platform
@@ -43,7 +43,7 @@ NORMALIZE = Extension(
 # Words as rows of letter codes, for the pipeline's graphs and tables.
 LETTERS = Extension("lexforge._letters", ["lexforge/_letters.pyx"], extra_compile_args=["-O3"])
 
-# The anagram index's keys, sort and lines, for the pipeline's anagrams step.
+# The anagram index's keys, sort and lines, for the pipeline's compile step.
 ANAGRAM_INDEX = Extension(
     "lexforge._anagramindex", ["lexforge/_anagramindex.pyx"], extra_compile_args=["-O3"]
 )
@@ -56,6 +56,11 @@ WORDS_TSV = Extension("lexforge._wordstsv", ["lexforge/_wordstsv.pyx"], extra_co
 
 # aspell's compressed word lists, for the aspell reader.
 PREZIP = Extension("lexforge._prezip", ["lexforge/_prezip.pyx"], extra_compile_args=["-O3"])
+
+# The forms of aspell's suffix entries, for the aspell reader.
+AFFIX_FORMS = Extension(
+    "lexforge._affixforms", ["lexforge/_affixforms.pyx"], extra_compile_args=["-O3"]
+)
 
 setup(
     ext_modules=cythonize(
@@ -71,6 +76,7 @@ setup(
             WORD_SORT,
             WORDS_TSV,
             PREZIP,
+            AFFIX_FORMS,
         ],
         compiler_directives={"language_level": 3},
     ),

@@ -43,6 +43,9 @@ class HybridBoggle:
                 "-std=c++20",
                 "-O3",
                 "-march=native",
+                # Its boggler.h of some commits (00d2043) calls strlen without <cstring>.
+                "-include",
+                "cstring",
                 "-I",
                 str(source),
                 str(DRIVER),

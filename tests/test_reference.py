@@ -1,6 +1,7 @@
 """The oracles' first filter (lexforge.reference.LetterTable.within) against its definition,
 word by word with Counter: the words of the right length whose letters the available ones hold,
-at most ``spare`` of them missing (jokers)."""
+at most ``spare`` of them missing (jokers), and, given pairs, whose consecutive letters are all
+pairs of them."""
 
 from __future__ import annotations
 
@@ -24,11 +25,20 @@ words = st.lists(st.text(alphabet=LETTERS, min_size=1, max_size=12), max_size=60
 letters = st.text(alphabet=LETTERS + "Z", max_size=14)  # Z: a letter no word holds
 
 
-def definition(lexicon: Lexicon, available: Counter, spare: int, lo: int, hi: int) -> list[str]:
+def definition(
+    lexicon: Lexicon,
+    available: Counter,
+    spare: int,
+    lo: int,
+    hi: int,
+    pairs: set[str] | None = None,
+) -> list[str]:
     return sorted(
         word
         for word in lexicon.words.iterkeys()
-        if lo <= len(word) <= hi and sum((Counter(word) - available).values()) <= spare
+        if lo <= len(word) <= hi
+        and sum((Counter(word) - available).values()) <= spare
+        and (pairs is None or all(word[i : i + 2] in pairs for i in range(len(word) - 1)))
     )
 
 
@@ -40,6 +50,21 @@ def test_within_is_its_definition(vocabulary, rack, spare, shortest, extra):
     longest = shortest + extra
     found = LetterTable(lexicon).within(available, spare, shortest, longest)
     assert found == definition(lexicon, available, spare, shortest, longest)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words,
+    letters,
+    st.integers(0, 2),
+    st.sets(st.text(alphabet=LETTERS + "Z", min_size=2, max_size=2)),
+)
+def test_within_pairs_is_its_definition(vocabulary, rack, spare, pairs):
+    """Pairs of letters no word holds (Z) or that the lexicon lacks are allowed."""
+    lexicon = Lexicon.from_words(vocabulary, SWEDISH)
+    available = Counter(rack)
+    found = LetterTable(lexicon).within(available, spare, 1, 12, pairs)
+    assert found == definition(lexicon, available, spare, 1, 12, pairs)
 
 
 def test_a_built_lexicon_is_read_from_its_word_list(tmp_path):

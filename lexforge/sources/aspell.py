@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from itertools import chain, starmap
 from pathlib import Path
 
+from lexforge._affixforms import add_suffix_forms
 from lexforge._prezip import prezip_lines
 from lexforge.errors import UserError
 
@@ -655,15 +656,10 @@ class _Expander:
                     forms.append(form)
                     if cross:
                         crossing.append(form)
-        size = len(root)
-        forms += [root[: size - strip] + add for strip, add, _ in suffixes]
-        if crossing and cross_suffixes:
-            forms += [
-                form[: len(form) - strip] + add
-                for form in crossing
-                for strip, add, _ in cross_suffixes
-                if len(form) > strip
-            ]
+        add_suffix_forms(forms, root, suffixes)
+        if cross_suffixes:
+            for form in crossing:
+                add_suffix_forms(forms, form, cross_suffixes)
         return forms
 
 
@@ -727,10 +723,14 @@ def _pruned_expansion(
         return kept
 
     def forms_of(root: str, flags: str) -> list[str]:
+        if not flags:  # the root alone (French: half of its 630,000 roots hold a reject character)
+            if not reject(root):
+                return [root]
+            if counter is not None:
+                counter.count_form(root)
+            return []
         if reject(root) or (careful and not careful.isdisjoint(flags)):
             return filtered(full.expand(root, flags))
-        if not flags:
-            return [root]
         if counter is not None:
             counter.count_root(root, flags)
         return kept_entries.expand(root, flags)
