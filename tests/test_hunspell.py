@@ -153,9 +153,32 @@ def test_tags_keep_only_the_forms_of_roots_carrying_one(tmp_path):
     assert [form for form, _ in tagged] == ["Paris", "Anna", "Annas"]  # not "paris" (pari + s)
 
 
+@pytest.mark.parametrize(
+    "aff",
+    [
+        "FORBIDDENWORD !\nSFX S Y 1\nSFX S 0 s . is:pl\n",
+        "FLAG long\nFORBIDDENWORD !!\nSFX Ss Y 1\nSFX Ss 0 s . is:pl\n",
+        "FLAG num\nFORBIDDENWORD 99\nSFX 7 Y 1\nSFX 7 0 s . is:pl\n",
+    ],
+)
+def test_an_untagged_forbidden_entry_still_hides_a_tagged_form(tmp_path, aff):
+    """Only tagged lines are parsed, unless a line may carry FORBIDDENWORD: its entry, untagged,
+    hides the form ANNAS of a tagged root."""
+    flag = {"!": "S", "!!": "Ss", "99": "7"}[aff.split("FORBIDDENWORD ")[1].split("\n")[0]]
+    forbidden = aff.split("FORBIDDENWORD ")[1].split("\n")[0]
+    dic = write(tmp_path, aff, f"Annas/{forbidden}", f"Anna/{flag} po:prn", "zut po:interj")
+    tagged = list(read_hunspell_forms(dic, frozenset({"po:prn"})))
+    assert [form for form, _ in tagged] == ["Anna"]
+
+
 @pytest.mark.skipif(not (RAW / "fr/hunspell/fr.dic").is_file(), reason="no French hunspell")
 def test_tags_on_the_shipped_french_dictionary():
-    tagged = read_hunspell_forms(RAW / "fr/hunspell/fr.dic", frozenset({"po:npr"}))
+    """The names the German lexicons take from French: the full expansion's forms of the tagged
+    roots, though only the tagged lines are parsed."""
+    tags = frozenset({"po:npr", "po:prn", "po:patr"})
+    tagged = list(read_hunspell_forms(RAW / "fr/hunspell/fr.dic", tags))
+    every = read_hunspell_forms(RAW / "fr/hunspell/fr.dic")
+    assert tagged == [(form, fields) for form, fields in every if tags & set(fields)]
     names = {form for form, _ in tagged}
     assert {"Paris", "Berlin", "Londres"} <= names
     assert "paris" not in names and "maison" not in names

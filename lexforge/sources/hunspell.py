@@ -52,7 +52,8 @@ def read_hunspell_forms(path: Path, tags: frozenset[str] | None = None) -> Itera
     its morphological fields: the root's, then the prefix's, then the suffixes' (duplicates
     allowed: homonyms and different affixes may make the same form). With `tags` (fields such
     as ``po:npr``), only the forms of the roots carrying one of them (cheap: the others are not
-    expanded).
+    expanded, and, where the word list writes its tags and flags as themselves, not even
+    parsed, so their lines' errors go unreported).
 
     Errors (missing files, a malformed affix file or word list) raise UserError, one line naming
     the file and the line."""
@@ -62,7 +63,7 @@ def read_hunspell_forms(path: Path, tags: frozenset[str] | None = None) -> Itera
     if not path.is_file():
         raise UserError(f"{path}: no such word list")
     rules = _parse_affixes(path.with_suffix(".aff"))
-    entries = _parse_words(path, rules)
+    entries = _parse_words(path, rules, tags)
     return _generate(entries, rules, tags)
 
 
@@ -421,10 +422,11 @@ class _Entry:
 _FIELDS_START = re.compile(r"[ \t]+(?=[^ \t]{2}:)")
 
 
-def _parse_words(path: Path, rules: _Rules) -> list[_Entry]:
+def _parse_words(path: Path, rules: _Rules, tags: frozenset[str] | None = None) -> list[_Entry]:
     """The entries of a ``.dic``: a first line with the word count, then ``word[/flags]
     [fields…]`` lines (a tab also starts the fields). As in hunspell, blanks before the fields
-    are not part of the word, but blanks ending a line without fields are."""
+    are not part of the word, but blanks ending a line without fields are. With `tags`, at
+    least the entries carrying one of them (see ``_tagged_lines``)."""
     lines = _read_lines(path, "word list")
     first = lines[0].decode("ascii", "replace").strip() if lines else ""
     if _leading_int(first) <= 0:
@@ -432,7 +434,10 @@ def _parse_words(path: Path, rules: _Rules) -> list[_Entry]:
     encoding = rules.encoding
     entries = []
     flag_cache: dict[str, frozenset[int]] = {}
-    for number, raw in enumerate(lines[1:], 2):
+    numbered = list(enumerate(lines[1:], 2))
+    if tags is not None:
+        numbered = _tagged_lines(numbered, rules, tags)
+    for number, raw in numbered:
         line = raw.decode(encoding, "surrogateescape")
         word, fields = _split_fields(line)
         word, flags_text = _split_flags(word)
@@ -448,6 +453,39 @@ def _parse_words(path: Path, rules: _Rules) -> list[_Entry]:
             fields = rules.field_aliases[index - 1] if ok else ()
         entries.append(_Entry(word, flags, fields))
     return entries
+
+
+def _tagged_lines(
+    numbered: list[tuple[int, bytes]], rules: _Rules, tags: frozenset[str]
+) -> list[tuple[int, bytes]]:
+    """The word list lines that hold one of `tags` as written, when that finds every entry
+    carrying one: tags not written as ``AM`` alias numbers, and no line that may carry the
+    FORBIDDENWORD flag (a forbidden entry hides the forms of other entries, see
+    ``_forbidden_words``; the flag is looked for as written, so not with ``AF`` aliases).
+    Otherwise every line. French's names: 7,080 lines of 86,459, a second less a build."""
+    if rules.field_aliases or rules.flag_aliases:
+        return numbered
+    try:
+        needles = [tag.encode(rules.encoding) for tag in sorted(tags)]
+    except UnicodeEncodeError:
+        return numbered
+    forbidden = rules.flag("FORBIDDENWORD")
+    if forbidden is not None:
+        written = _written_flag(rules, forbidden)
+        if any(written in raw for _, raw in numbered):
+            return numbered
+    return [(number, raw) for number, raw in numbered if any(n in raw for n in needles)]
+
+
+def _written_flag(rules: _Rules, flag: int) -> bytes:
+    """How the word list writes `flag` (the inverse of ``_Rules.decode_flag``)."""
+    if rules.flag_type == "num":
+        return str(flag).encode("ascii")
+    if rules.flag_type == "UTF-8":
+        return chr(flag).encode(rules.encoding, "surrogateescape")
+    if rules.flag_type == "long":
+        return bytes([flag >> 8, flag & 0xFF])
+    return bytes([flag])
 
 
 def _split_fields(line: str) -> tuple[str, tuple[str, ...]]:
