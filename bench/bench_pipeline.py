@@ -208,7 +208,7 @@ lexicons:
     sources:
       - {format: ods, path: large.txt}
 """
-LARGE_STEPS = ("words", "compile", "tables", "manifest")
+LARGE_STEPS = ("words", "compile", "tables")
 
 
 def synthetic_words(count: int, seed: int = 1) -> list[str]:

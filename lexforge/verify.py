@@ -35,6 +35,7 @@ PRODUCING_STEP = {
     "stats.parquet": "tables",
     "report.html": "tables",
     "report.json": "tables",
+    "manifest.json": "tables",
 }
 
 
@@ -58,7 +59,7 @@ def manifest_entries(manifest: object) -> list[tuple[str, int, str]]:
 
 
 def _advice(folder: Path, name: str) -> str:
-    step = PRODUCING_STEP.get(name, "manifest")
+    step = PRODUCING_STEP.get(name, "tables")
     return f"rerun step {step}: {build_command(folder.name)}"
 
 
@@ -67,7 +68,7 @@ def verify(spec: str) -> list[str]:
     empty when all match."""
     folder = find_lexicon_dir(spec)
     manifest_path = folder / "manifest.json"
-    rebuild = f"rerun step manifest: {build_command(folder.name)}"
+    rebuild = f"rerun step tables: {build_command(folder.name)}"
     try:
         entries = manifest_entries(json.loads(manifest_path.read_bytes()))
     except FileNotFoundError:

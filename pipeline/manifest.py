@@ -1,29 +1,24 @@
-"""Step ``manifest``: what a lexicon is made of, for consumers and for ``lexforge verify``.
+"""The manifest: what a lexicon is made of, for consumers and for ``lexforge verify``.
 
 ``manifest.json``: lexicon, language, version, word count, sources (path, format, sha256 of every
 file, counts), licenses (each source package's licence, from raw/<lang>/SOURCES: pipeline.licenses),
 artifacts (name, bytes, sha256) and tool versions. No timestamps: the same inputs give a
-byte-identical manifest.
-
-    python -m pipeline.manifest --config config/config.yaml --lexicon fr \
-        --sources build/work/fr/sources.json --records build/work/fr/outputs/*.json \
-        --out build/stage/fr/manifest.json ARTIFACT...
+byte-identical manifest. The ``tables`` step, the last to write artifacts, writes it
+(``write_manifest``): a process of its own cost more than the manifest itself.
 """
 
 from __future__ import annotations
 
 import json
 import platform
-import sys
 from importlib.metadata import version
 from pathlib import Path
 
 from lexforge.atomic import atomic_open
-from lexforge.errors import UserError, report_user_errors
+from lexforge.errors import UserError
 from lexforge.verify import sha256_file
 from pipeline.licenses import licenses, source_entries
-from pipeline.outputs import record_outputs, recorded_hashes
-from pipeline.step import step_config, step_parser
+from pipeline.outputs import recorded_hashes
 
 TOOLS = ("lexforge", "marisa-trie", "numpy", "pyarrow", "snakemake", "unidecode")
 
@@ -71,27 +66,23 @@ def build_manifest(
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = step_parser(__doc__)
-    parser.add_argument("--sources", type=Path, required=True)
-    parser.add_argument("--records", type=Path, nargs="+", required=True, help="output records")
-    parser.add_argument("--out", type=Path, required=True, help="manifest.json to write")
-    parser.add_argument("artifacts", type=Path, nargs="+")
-    args = parser.parse_args(argv)
-    config = step_config(args)
-    spec = config.lexicons[args.lexicon]
-    sources = json.loads(args.sources.read_text(encoding="utf-8"))
-    artifacts = certified(args.artifacts, recorded_hashes(args.records))
-    words = count_lines(next(p for p in args.artifacts if p.name == "words.txt"))
-    manifest = build_manifest(
-        args.lexicon, spec.language.code, config.version, words, sources, artifacts
-    )
-    with atomic_open(args.out) as out:
-        json.dump(manifest, out, indent=1, sort_keys=True, ensure_ascii=False)
-        out.write("\n")
-    record_outputs(args)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(report_user_errors(main))
+def write_manifest(
+    name: str,
+    language: str,
+    config_version: str,
+    sources: list[dict],
+    records: list[Path],
+    artifacts: list[Path],
+    produced: list[Path],
+    out: Path,
+) -> None:
+    """Write ``out``: the manifest of ``artifacts`` (``sources``: the words step's
+    ``sources.json``), each certified against the hash its job recorded in ``records``; those
+    in ``produced`` were just written by the calling step, and are taken as they are."""
+    recorded = recorded_hashes(records) | {str(path): sha256_file(path) for path in produced}
+    entries = certified(artifacts, recorded)
+    words = count_lines(next(path for path in artifacts if path.name == "words.txt"))
+    manifest = build_manifest(name, language, config_version, words, sources, entries)
+    with atomic_open(out) as handle:
+        json.dump(manifest, handle, indent=1, sort_keys=True, ensure_ascii=False)
+        handle.write("\n")

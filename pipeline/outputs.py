@@ -11,7 +11,7 @@ job that damaged file came from, and everything after it, up to putting the lexi
 (``pipeline.live``, whose version files are hard links to the staged ones: damage to
 ``build/<lexicon>/X`` is damage to the staged X). (Deleting the record alone is not enough:
 Snakemake does not rerun a job for a missing intermediate file while the final targets are up to
-date.) The manifest step certifies only files whose hash their producers recorded
+date.) The manifest certifies only files whose hash their producers recorded
 (``recorded_hashes``)."""
 
 from __future__ import annotations
@@ -82,9 +82,9 @@ def _problems(record_path: Path) -> Iterator[str]:
 
 
 #: Records of steps since merged into others, whose files another step now makes and records:
-#: a checkout built before the merge still holds them (the report step joined tables, the
-#: anagrams step compile).
-RETIRED_RECORDS = ("report.json", "anagrams.json")
+#: a checkout built before the merge still holds them (the report and manifest steps joined
+#: tables, the anagrams step compile).
+RETIRED_RECORDS = ("report.json", "anagrams.json", "manifest.json")
 
 
 def remove_retired_records(work_dir: Path) -> list[Path]:
@@ -108,10 +108,11 @@ def stale_records(work_dir: Path) -> dict[Path, str]:
     return stale
 
 
-#: What certifies a lexicon: rebuilt whenever any of its files is.
+#: What certifies a lexicon: rebuilt whenever any of its files is (the manifest by the tables
+#: step, whose output it is).
 CERTIFICATES = ("manifest.json", "validation.json")
-#: The rules that certify a lexicon and put it live (pipeline.live): rerun after any repair.
-FINAL_RULES = ("manifest", "validate", "live")
+#: The rules that validate a lexicon and put it live (pipeline.live): rerun after any repair.
+FINAL_RULES = ("validate", "live")
 
 
 def forget(record_path: Path, build_dir: Path = Path("build")) -> None:

@@ -16,10 +16,15 @@ by reason, ``example`` (a rejected entry or removed word of a reason, ``value`` 
 alone), ``overlap`` (lexicon words held by both ``source`` and ``other_source``). The README's
 Artifacts section documents every column.
 
+Last, the lexicon's ``manifest.json`` (``pipeline.manifest``), of the compile step's artifacts
+(``--artifacts``, certified against ``--records``) and these.
+
     python -m pipeline.tables --config config/config.yaml --lexicon fr \
         --words build/work/fr/words.tsv --sources build/work/fr/sources.json \
-        --anagrams build/fr/anagrams.txt --classes build/fr/anagram-classes.npy \
-        --words-txt build/fr/words.txt --history build/work/fr/history --out build/fr
+        --anagrams build/stage/fr/anagrams.txt --classes build/stage/fr/anagram-classes.npy \
+        --words-txt build/stage/fr/words.txt --history build/work/fr/history \
+        --records build/work/fr/outputs/{words,compile}.json \
+        --artifacts build/stage/fr/{words.txt,words.marisa,...} --out build/stage/fr
 """
 
 from __future__ import annotations
@@ -39,10 +44,13 @@ from lexforge.atomic import atomic_path
 from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.language import Language
 from pipeline.compile import read_words_and_masks
+from pipeline.manifest import write_manifest
 from pipeline.outputs import record_outputs
 from pipeline.report import Words, write_report
-from pipeline.step import lexicon_spec, step_parser
+from pipeline.step import step_config, step_parser
 
+#: The artifacts this step writes before the manifest.
+PRODUCED = ("letters.parquet", "stats.parquet", "report.html", "report.json")
 #: The columns of stats.parquet, in order; every one but lexicon, metric and value may be null.
 STATS_SCHEMA = pa.schema(
     [
@@ -204,9 +212,16 @@ def main(argv: list[str] | None = None) -> int:
         "--words-txt", type=Path, required=True, help="the compiled words.txt (for the report)"
     )
     parser.add_argument("--history", type=Path, required=True, help="the report's history folder")
+    parser.add_argument(
+        "--records", type=Path, nargs="+", required=True, help="the earlier steps' output records"
+    )
+    parser.add_argument(
+        "--artifacts", type=Path, nargs="+", required=True, help="the compile step's artifacts"
+    )
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    spec = lexicon_spec(args)
+    config = step_config(args)
+    spec = config.lexicons[args.lexicon]
     words = Words.of(*read_words_and_masks(args.words))
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
     sizes = anagram_class_sizes(args.anagrams, args.classes)  # every input read before writing
@@ -225,6 +240,17 @@ def main(argv: list[str] | None = None) -> int:
         stats.to_pylist(),
         args.history,
         args.out,
+    )
+    produced = [args.out / name for name in PRODUCED]
+    write_manifest(
+        args.lexicon,
+        spec.language.code,
+        config.version,
+        sources,
+        args.records,
+        [*args.artifacts, *produced],
+        produced,
+        args.out / "manifest.json",
     )
     record_outputs(args)
     return 0

@@ -47,10 +47,11 @@ def write_inputs(folder: Path, words: dict[str, int], alphabet_rejections: int) 
     (folder / "words.tsv").write_text("".join(f"{w}\t{words[w]}\n" for w in ordered))
     holds = [sum(1 for m in words.values() if m >> i & 1) for i in range(2)]
     sources = [
-        {"id": SOURCES[0], "read": holds[0] + 7, "kept": holds[0], "words": holds[0],
-         "rejected": {"hyphen": 7, "alphabet": 0}},
-        {"id": SOURCES[1], "read": holds[1] + 2 + alphabet_rejections, "kept": holds[1],
-         "words": holds[1], "rejected": {"hyphen": 2, "alphabet": alphabet_rejections},
+        {"id": SOURCES[0], "files": {}, "read": holds[0] + 7, "kept": holds[0],
+         "words": holds[0], "rejected": {"hyphen": 7, "alphabet": 0}},
+        {"id": SOURCES[1], "files": {}, "read": holds[1] + 2 + alphabet_rejections,
+         "kept": holds[1], "words": holds[1],
+         "rejected": {"hyphen": 2, "alphabet": alphabet_rejections},
          "examples": {"alphabet": ["col·lecció", "cel·la"][: min(2, alphabet_rejections)]}},
     ]  # fmt: skip
     (folder / "sources.json").write_text(json.dumps(sources))

@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_words_that_look_like_missing_values_stay_words(tmp_path):
     words = ["NA", "NAN", "NULL", "NONE", "TRUE"]
     (tmp_path / "words.tsv").write_text("".join(f"{w}\t1\n" for w in words))
-    sources = '[{"id": "dict:x", "read": 5, "kept": 5, "words": 5, "rejected": {"dot": 0}}]'
+    sources = (
+        '[{"id": "dict:x", "files": {}, "read": 5, "kept": 5, "words": 5, "rejected": {"dot": 0}}]'
+    )
     (tmp_path / "sources.json").write_text(sources)
     args = [
         "--config",
@@ -55,7 +57,14 @@ def test_sources_combined_and_examples(tmp_path):
     """Two sources: per-source lengths, words held by one alone, the overlap, and rejection
     examples carried over from sources.json when the words step gives them (and not required)."""
     (tmp_path / "words.tsv").write_text("AB\t3\nABC\t1\nABCD\t2\nABCDE\t3\n")
-    first = {"id": "dict:a", "read": 4, "kept": 3, "words": 3, "rejected": {"hyphen": 1}}
+    first = {
+        "id": "dict:a",
+        "files": {},
+        "read": 4,
+        "kept": 3,
+        "words": 3,
+        "rejected": {"hyphen": 1},
+    }
     second = {
         **first,
         "id": "aspell:b.multi",
@@ -99,7 +108,7 @@ def test_letters_list_every_tile_of_the_language(tmp_path):
     """German Scrabble has Ä Ö Ü tiles the default lexicon folds: listed, with zero counts."""
     (tmp_path / "words.tsv").write_text("AEPFEL\t1\nUBER\t1\n")
     (tmp_path / "sources.json").write_text(
-        '[{"id": "dict:x", "read": 2, "kept": 2, "words": 2, "rejected": {}}]'
+        '[{"id": "dict:x", "files": {}, "read": 2, "kept": 2, "words": 2, "rejected": {}}]'
     )
     args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "de", "--out"]
     args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]
@@ -118,7 +127,7 @@ def test_anagram_class_sizes_and_letter_counts(tmp_path):
     words = sorted(["ABC", "BCA", "CAB", "AB", "BA", "ABCD", "AAB", "BAA", "ZZZ"])
     (tmp_path / "words.tsv").write_text("".join(f"{w}\t1\n" for w in words))
     (tmp_path / "sources.json").write_text(
-        '[{"id": "dict:x", "read": 9, "kept": 9, "words": 9, "rejected": {}}]'
+        '[{"id": "dict:x", "files": {}, "read": 9, "kept": 9, "words": 9, "rejected": {}}]'
     )
     args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out"]
     args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]
@@ -155,7 +164,7 @@ def test_bad_inputs_are_one_line_and_write_nothing(tmp_path, capsys, damage, mes
     words = ["AB", "BA", "ABC"]
     (tmp_path / "words.tsv").write_text("".join(f"{w}\t1\n" for w in sorted(words)))
     (tmp_path / "sources.json").write_text(
-        '[{"id": "dict:x", "read": 3, "kept": 3, "words": 3, "rejected": {}}]'
+        '[{"id": "dict:x", "files": {}, "read": 3, "kept": 3, "words": 3, "rejected": {}}]'
     )
     args = ["--config", str(ROOT / "config/config.yaml"), "--lexicon", "en", "--out"]
     args += [str(tmp_path), "--words", str(tmp_path / "words.tsv"), "--sources"]

@@ -292,7 +292,6 @@ STEP_OUTPUTS = {
     "words": "build/work/sv/words.tsv",
     "compile": "build/stage/sv/graph.npy",
     "tables": "build/stage/sv/stats.parquet",
-    "manifest": "build/stage/sv/manifest.json",
     "validate": "build/stage/sv/validation.json",
     "live": "build/work/sv/outputs/live.json",
 }
