@@ -1,5 +1,6 @@
 """The words step's compiled sort against ``sorted``, on random words of one-byte characters
-(the radix path) and of wider ones (``sorted`` itself)."""
+(the radix path, eight characters a key), of two-byte ones among them (four a key) and of wider
+ones (``sorted`` itself)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,11 @@ def random_words(letters: str, count: int, seed: int, longest: int) -> list[str]
         ("AB", 30),  # long shared prefixes: keys refined eight characters at a time, many times
         ("ABCDEFGHIJKLMNOPQRSTUVWXYZ", 12),
         ("AEÄÖÜßÿ\x01", 20),  # latin-1 and control characters: one byte each, byte order
-        ("AEŁŃZ", 10),  # beyond latin-1: sorted itself
+        ("AEŁŃZ", 10),  # beyond Latin-1: two bytes a character, four characters a key
+        ("AŁ", 30),  # the same, long shared prefixes
+        ("A\u0100\u0200", 20),  # two-byte characters whose low byte is 0 are not padding
+        ("ABÑŘ\uffff", 14),  # one- and two-byte words mixed, the largest two-byte character
+        ("AB\U0001f600", 10),  # beyond two bytes: sorted itself
     ],
 )
 def test_sort_words_is_sorted(letters, longest):
@@ -35,6 +40,12 @@ def test_sort_words_is_sorted(letters, longest):
 @given(st.lists(st.text(alphabet=st.characters(max_codepoint=300), max_size=20)))
 def test_sort_words_matches_sorted_on_any_strings(words):
     """NUL characters and empty strings included (NUL sends the list to ``sorted``)."""
+    assert sort_words(words) == sorted(words)
+
+
+@given(st.lists(st.text(alphabet=st.characters(max_codepoint=0x1F600), max_size=12)))
+def test_sort_words_matches_sorted_beyond_one_byte(words):
+    """Two-byte characters among one-byte ones, four-byte ones, NUL."""
     assert sort_words(words) == sorted(words)
 
 
