@@ -12,7 +12,7 @@ job that damaged file came from, and everything after it, up to putting the lexi
 ``build/<lexicon>/X`` is damage to the staged X). (Deleting the record alone is not enough:
 Snakemake does not rerun a job for a missing intermediate file while the final targets are up to
 date.) The manifest certifies only files whose hash their producers recorded
-(``recorded_hashes``)."""
+(``recorded_entries``)."""
 
 from __future__ import annotations
 
@@ -26,16 +26,15 @@ from lexforge.errors import UserError
 from lexforge.verify import sha256_file
 
 
+def file_entry(path: Path) -> dict:
+    """What a record holds of one file: its size, modification time and sha256."""
+    stat = path.stat()
+    return {"bytes": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": sha256_file(path)}
+
+
 def record(record_path: Path, files: list[Path]) -> None:
     """Write the record of ``files`` (all but the record itself)."""
-    entries = {}
-    for path in sorted(set(files) - {record_path}):
-        stat = path.stat()
-        entries[str(path)] = {
-            "bytes": stat.st_size,
-            "mtime_ns": stat.st_mtime_ns,
-            "sha256": sha256_file(path),
-        }
+    entries = {str(path): file_entry(path) for path in sorted(set(files) - {record_path})}
     with atomic_open(record_path) as out:
         json.dump(entries, out, indent=1, sort_keys=True)
         out.write("\n")
@@ -128,13 +127,18 @@ def forget(record_path: Path, build_dir: Path = Path("build")) -> None:
         (record_path.parent / f"{rule}.json").unlink(missing_ok=True)
 
 
-def recorded_hashes(records: list[Path]) -> dict[str, str]:
-    """File name → sha256 as its producing jobs recorded them."""
-    hashes: dict[str, str] = {}
+def recorded_entries(records: list[Path]) -> dict[str, dict]:
+    """File name → its entry (``file_entry``) as its producing jobs recorded it."""
+    recorded: dict[str, dict] = {}
     for record_path in records:
         try:
             entries = json.loads(record_path.read_text(encoding="utf-8"))
-            hashes.update({name: entry["sha256"] for name, entry in entries.items()})
+            recorded.update(
+                {
+                    name: {key: entry[key] for key in ("bytes", "mtime_ns", "sha256")}
+                    for name, entry in entries.items()
+                }
+            )
         except (OSError, ValueError, TypeError, KeyError, AttributeError) as error:
             raise UserError(f"{record_path}: unreadable output record ({error})") from None
-    return hashes
+    return recorded
