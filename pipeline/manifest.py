@@ -16,9 +16,8 @@ from pathlib import Path
 
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError
-from lexforge.verify import sha256_file
 from pipeline.licenses import licenses, source_entries
-from pipeline.outputs import file_entry, recorded_entries
+from pipeline.outputs import as_recorded, file_entry, recorded_entries
 
 TOOLS = ("lexforge", "marisa-trie", "numpy", "pyarrow", "snakemake", "unidecode")
 
@@ -30,25 +29,17 @@ def tool_versions() -> dict[str, str]:
 def certified(artifacts: list[Path], recorded: dict[str, dict]) -> list[dict]:
     """Name, size and sha256 of each artifact, which must be as its producing job recorded it
     (``pipeline.outputs``): the manifest never certifies a file it did not see produced. As in
-    the build's repair check (``stale_records``), a file of the recorded size and modification
-    time is taken at its recorded sha256, and any other is hashed and must match it (hashing
-    every artifact again cost Italian 0.8 s)."""
+    the build's repair check (``as_recorded``), a file of the recorded size and modification
+    time is taken at its recorded sha256, and only another is hashed (hashing every artifact
+    again cost Italian 0.8 s)."""
     entries = []
     for path in sorted(artifacts, key=lambda p: p.name):
         entry = recorded.get(str(path))
-        stat = path.stat()
-        if entry is not None and (stat.st_size, stat.st_mtime_ns) == (
-            entry["bytes"],
-            entry["mtime_ns"],
-        ):
-            sha256 = entry["sha256"]
-        else:
-            sha256 = sha256_file(path)
-            if entry is None or entry["sha256"] != sha256:
-                raise UserError(
-                    f"{path}: not as its build step wrote it; run snakemake again to rebuild it"
-                )
-        entries.append({"name": path.name, "bytes": stat.st_size, "sha256": sha256})
+        if entry is None or not as_recorded(path, entry):
+            raise UserError(
+                f"{path}: not as its build step wrote it; run snakemake again to rebuild it"
+            )
+        entries.append({"name": path.name, "bytes": entry["bytes"], "sha256": entry["sha256"]})
     return entries
 
 

@@ -58,26 +58,44 @@ def record_outputs(args: argparse.Namespace) -> None:
         record(args.record[0], args.record[1:])
 
 
+#: What reading a record raises when it is missing or not a record.
+_UNREADABLE = (OSError, ValueError, TypeError, KeyError, AttributeError)
+
+
+def _read_record(record_path: Path) -> dict[str, dict]:
+    """File name → its entry (``file_entry``) in one record; one of ``_UNREADABLE`` if it is
+    missing or not a record."""
+    entries = json.loads(record_path.read_text(encoding="utf-8"))
+    return {
+        name: {key: entry[key] for key in ("bytes", "mtime_ns", "sha256")}
+        for name, entry in entries.items()
+    }
+
+
+def as_recorded(path: Path, entry: dict) -> bool:
+    """Whether ``path`` is as its ``entry`` says: the same size and modification time, or else
+    the same size and sha256 (only then is it read). OSError if it is missing."""
+    stat = path.stat()
+    if (stat.st_size, stat.st_mtime_ns) == (entry["bytes"], entry["mtime_ns"]):
+        return True
+    return stat.st_size == entry["bytes"] and sha256_file(path) == entry["sha256"]
+
+
 def _problems(record_path: Path) -> Iterator[str]:
     """What no longer matches in one record (nothing if it all does)."""
     try:
-        entries = json.loads(record_path.read_text(encoding="utf-8"))
-        items = [
-            (Path(name), e["bytes"], e["mtime_ns"], e["sha256"]) for name, e in entries.items()
-        ]
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        entries = _read_record(record_path)
+    except _UNREADABLE:
         yield f"{record_path}: unreadable record"
         return
-    for path, size, mtime_ns, sha256 in items:
+    for name, entry in entries.items():
         try:
-            stat = path.stat()
+            unchanged = as_recorded(Path(name), entry)
         except OSError:
-            yield f"{path}: missing"
+            yield f"{name}: missing"
             continue
-        if (stat.st_size, stat.st_mtime_ns) == (size, mtime_ns):
-            continue
-        if stat.st_size != size or sha256_file(path) != sha256:
-            yield f"{path}: changed since it was built"
+        if not unchanged:
+            yield f"{name}: changed since it was built"
 
 
 #: Records of steps since merged into others, whose files another step now makes and records:
@@ -132,13 +150,7 @@ def recorded_entries(records: list[Path]) -> dict[str, dict]:
     recorded: dict[str, dict] = {}
     for record_path in records:
         try:
-            entries = json.loads(record_path.read_text(encoding="utf-8"))
-            recorded.update(
-                {
-                    name: {key: entry[key] for key in ("bytes", "mtime_ns", "sha256")}
-                    for name, entry in entries.items()
-                }
-            )
-        except (OSError, ValueError, TypeError, KeyError, AttributeError) as error:
+            recorded.update(_read_record(record_path))
+        except _UNREADABLE as error:
             raise UserError(f"{record_path}: unreadable output record ({error})") from None
     return recorded

@@ -723,12 +723,8 @@ def _pruned_expansion(
         return kept
 
     def forms_of(root: str, flags: str) -> list[str]:
-        if not flags:  # the root alone (French: half of its 630,000 roots hold a reject character)
-            if not reject(root):
-                return [root]
-            if counter is not None:
-                counter.count_form(root)
-            return []
+        if not flags:  # the root alone: no expander (French's 630,000 roots have no flags)
+            return filtered([root])
         if reject(root) or (careful and not careful.isdisjoint(flags)):
             return filtered(full.expand(root, flags))
         if counter is not None:

@@ -186,6 +186,16 @@ class _Rules:
             return (data[0] << 8) + (data[1] if len(data) > 1 else 0)
         return data[0]
 
+    def written_flag(self, flag: int) -> bytes:
+        """How a word list line writes `flag`, in its encoding (``decode_flag``'s inverse)."""
+        if self.flag_type == "num":
+            return str(flag).encode("ascii")
+        if self.flag_type == "UTF-8":
+            return chr(flag).encode(self.encoding, "surrogateescape")
+        if self.flag_type == "long":
+            return bytes([flag >> 8, flag & 0xFF])
+        return bytes([flag])
+
     def alias_flags(self, text: str, where: str) -> frozenset[int]:
         """Flags written as an ``AF`` alias number (hunspell gives no flags for a bad number)."""
         index = _leading_int(text)
@@ -434,9 +444,7 @@ def _parse_words(path: Path, rules: _Rules, tags: frozenset[str] | None = None) 
     encoding = rules.encoding
     entries = []
     flag_cache: dict[str, frozenset[int]] = {}
-    numbered = list(enumerate(lines[1:], 2))
-    if tags is not None:
-        numbered = _tagged_lines(numbered, rules, tags)
+    numbered = enumerate(lines[1:], 2) if tags is None else _tagged_lines(lines, rules, tags)
     for number, raw in numbered:
         line = raw.decode(encoding, "surrogateescape")
         word, fields = _split_fields(line)
@@ -456,36 +464,27 @@ def _parse_words(path: Path, rules: _Rules, tags: frozenset[str] | None = None) 
 
 
 def _tagged_lines(
-    numbered: list[tuple[int, bytes]], rules: _Rules, tags: frozenset[str]
-) -> list[tuple[int, bytes]]:
-    """The word list lines that hold one of `tags` as written, when that finds every entry
-    carrying one: tags not written as ``AM`` alias numbers, and no line that may carry the
-    FORBIDDENWORD flag (a forbidden entry hides the forms of other entries, see
-    ``_forbidden_words``; the flag is looked for as written, so not with ``AF`` aliases).
-    Otherwise every line. French's names: 7,080 lines of 86,459, a second less a build."""
+    lines: list[bytes], rules: _Rules, tags: frozenset[str]
+) -> Iterable[tuple[int, bytes]]:
+    """(line number, line) of the word list lines (``lines``: the whole file) that hold one of
+    `tags` as written, when that finds every entry carrying one: tags not written as ``AM``
+    alias numbers, and no line that may carry the FORBIDDENWORD flag (a forbidden entry hides
+    the forms of other entries, see ``_forbidden_words``; the flag is looked for as written, so
+    not with ``AF`` aliases). Otherwise every word list line. French's names: 7,080 lines of
+    86,459, a second less a build."""
+    every = enumerate(lines[1:], 2)
     if rules.field_aliases or rules.flag_aliases:
-        return numbered
+        return every
     try:
         needles = [tag.encode(rules.encoding) for tag in sorted(tags)]
     except UnicodeEncodeError:
-        return numbered
+        return every
     forbidden = rules.flag("FORBIDDENWORD")
     if forbidden is not None:
-        written = _written_flag(rules, forbidden)
-        if any(written in raw for _, raw in numbered):
-            return numbered
-    return [(number, raw) for number, raw in numbered if any(n in raw for n in needles)]
-
-
-def _written_flag(rules: _Rules, flag: int) -> bytes:
-    """How the word list writes `flag` (the inverse of ``_Rules.decode_flag``)."""
-    if rules.flag_type == "num":
-        return str(flag).encode("ascii")
-    if rules.flag_type == "UTF-8":
-        return chr(flag).encode(rules.encoding, "surrogateescape")
-    if rules.flag_type == "long":
-        return bytes([flag >> 8, flag & 0xFF])
-    return bytes([flag])
+        written = rules.written_flag(forbidden)
+        if any(written in raw for raw in lines[1:]):
+            return every
+    return [(number, raw) for number, raw in every if any(n in raw for n in needles)]
 
 
 def _split_fields(line: str) -> tuple[str, tuple[str, ...]]:
