@@ -17,7 +17,7 @@ from pathlib import Path
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError
 from pipeline.licenses import licenses, source_entries
-from pipeline.outputs import as_recorded, file_entry, recorded_entries
+from pipeline.outputs import as_recorded
 
 TOOLS = ("lexforge", "marisa-trie", "numpy", "pyarrow", "snakemake", "unidecode")
 
@@ -35,7 +35,11 @@ def certified(artifacts: list[Path], recorded: dict[str, dict]) -> list[dict]:
     entries = []
     for path in sorted(artifacts, key=lambda p: p.name):
         entry = recorded.get(str(path))
-        if entry is None or not as_recorded(path, entry):
+        try:
+            as_built = entry is not None and as_recorded(path, entry)
+        except OSError as error:
+            raise UserError(f"{path}: cannot read ({error.strerror or error})") from None
+        if not as_built:
             raise UserError(
                 f"{path}: not as its build step wrote it; run snakemake again to rebuild it"
             )
@@ -79,17 +83,13 @@ def write_manifest(
     language: str,
     config_version: str,
     sources: list[dict],
-    records: list[Path],
-    artifacts: list[Path],
-    produced: list[Path],
+    artifacts: list[dict],
+    words: int,
     out: Path,
 ) -> None:
-    """Write ``out``: the manifest of ``artifacts`` (``sources``: the words step's
-    ``sources.json``), each certified against the hash its job recorded in ``records``; those
-    in ``produced`` were just written by the calling step, and are taken as they are."""
-    recorded = recorded_entries(records) | {str(path): file_entry(path) for path in produced}
-    entries = certified(artifacts, recorded)
-    words = count_lines(next(path for path in artifacts if path.name == "words.txt"))
+    """Write ``out``: the manifest of ``artifacts`` (``certified``'s entries, in any order) of a
+    lexicon of ``words`` words (``sources``: the words step's ``sources.json``)."""
+    entries = sorted(artifacts, key=lambda artifact: artifact["name"])
     manifest = build_manifest(name, language, config_version, words, sources, entries)
     with atomic_open(out) as handle:
         json.dump(manifest, handle, indent=1, sort_keys=True, ensure_ascii=False)

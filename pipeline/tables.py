@@ -44,8 +44,8 @@ from lexforge.atomic import atomic_path
 from lexforge.errors import UserError, excerpt, report_user_errors
 from lexforge.language import Language
 from pipeline.compile import read_words_and_masks
-from pipeline.manifest import write_manifest
-from pipeline.outputs import record_outputs
+from pipeline.manifest import certified, count_lines, write_manifest
+from pipeline.outputs import file_entry, record_outputs, recorded_entries
 from pipeline.report import Words, write_report
 from pipeline.step import step_config, step_parser
 
@@ -227,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = anagram_class_sizes(args.anagrams, args.classes)  # every input read before writing
     if not args.words_txt.is_file():
         raise UserError(f"{args.words_txt}: cannot read (no such file)")
+    compiled = certified(args.artifacts, recorded_entries(args.records))
     with pandas_hidden():
         letters = letter_table(args.lexicon, words.words, spec.language)
         stats = stats_table(args.lexicon, words, sizes, sources)
@@ -241,15 +242,14 @@ def main(argv: list[str] | None = None) -> int:
         args.history,
         args.out,
     )
-    produced = [args.out / name for name in PRODUCED]
+    produced = [args.out / name for name in PRODUCED]  # just written: taken as they are
     write_manifest(
         args.lexicon,
         spec.language.code,
         config.version,
         sources,
-        args.records,
-        [*args.artifacts, *produced],
-        produced,
+        compiled + certified(produced, {str(path): file_entry(path) for path in produced}),
+        count_lines(args.words_txt),
         args.out / "manifest.json",
     )
     record_outputs(args)

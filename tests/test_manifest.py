@@ -66,3 +66,10 @@ def test_count_lines_counts_as_iterating_does(tmp_path, text):
     path.write_bytes(text)
     with open(path, "rb") as handle:
         assert count_lines(path) == sum(1 for _ in handle)
+
+
+def test_a_missing_artifact_is_one_line(recorded):
+    files, entries = recorded
+    files[1].unlink()
+    with pytest.raises(UserError, match=r"graph\.npy: cannot read \(No such file"):
+        certified(files, entries)

@@ -156,11 +156,12 @@ def test_anagram_class_sizes_and_letter_counts(tmp_path):
         (lambda folder: (folder / "words.tsv").write_text("AB\t-1\n"), "not a words.tsv"),
         (lambda folder: (folder / "words.tsv").write_text("AB\t" + "9" * 25 + "\n"), "words.tsv"),
         (lambda folder: (folder / "words.txt").unlink(), "words.txt: cannot read"),
+        (lambda folder: (folder / "words.txt").write_text("AB\nABC\nBB\n"), "not as its build"),
     ],
 )
 def test_bad_inputs_are_one_line_and_write_nothing(tmp_path, capsys, damage, message):
-    """A missing, foreign or mismatched input: one line naming it, status 1, no table or report
-    written."""
+    """A missing, foreign or mismatched input, or a compile artifact changed since it was
+    recorded: one line naming it, status 1, no table, report or manifest written."""
     words = ["AB", "BA", "ABC"]
     (tmp_path / "words.tsv").write_text("".join(f"{w}\t1\n" for w in sorted(words)))
     (tmp_path / "sources.json").write_text(
@@ -174,6 +175,7 @@ def test_bad_inputs_are_one_line_and_write_nothing(tmp_path, capsys, damage, mes
     (line,) = capsys.readouterr().err.splitlines()
     assert message in line and "Traceback" not in line
     assert not list(tmp_path.glob("*.parquet")) and not list(tmp_path.glob("report.*"))
+    assert not (tmp_path / "manifest.json").exists()
 
 
 def test_letter_counts_are_plain_python_counts():
