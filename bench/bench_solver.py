@@ -342,7 +342,7 @@ def batch_figures(
     )
     print(
         f"fixed cost         {seconds / len(cells) * 1e6:.2f} µs a board (solve_batch of "
-        f"{len(cells):,} one-cell boards, 1 thread: encoding, search set-up, result lists)"
+        f"{len(cells):,} one-cell boards, 1 thread: encoding, search set-up, result tuples)"
     )
     return boards[4]
 

@@ -11,7 +11,7 @@ order from ``first``, so the child for a letter is ``first + popcount(mask & (bi
   Ruzzle passes letter values and multipliers).
 * ``listed_words`` turns ``search_board``'s words into the result objects (spelled, sorted and
   made in C: building them in Python took most of a 10×10 Ruzzle board's time).
-* ``boggle_chunk`` finds only the words of many boards (see ``board_words``: their partial
+* ``boggle_words`` finds only the words of many boards (see ``board_words``: their partial
   paths extended in any order, their graph nodes prefetched), each board's as a list of
   ``str``; ``boggle_scores`` only their total scores and word counts (nothing sorted or
   spelled).
@@ -22,10 +22,10 @@ in threads. The plain-Python searches of lexforge.reference are the oracle they 
 
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
-from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.list cimport PyList_New
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
 
@@ -55,7 +55,6 @@ cdef struct Board:  # one board's cells, as lexforge.boggle.encode_boards lays t
 
 cdef enum:
     ROOT = 0
-    WORD_SEPARATOR = 10  # "\n"
     LENGTH_SHIFT = 32  # Worddle sort key: (MAX_SORT_LENGTH − letters) << 32 | node
 
 
@@ -507,7 +506,7 @@ def listed_words(
         free(text)
 
 
-# --- many boards, words only: boggle_chunk ----------------------------------------------------
+# --- many boards, words only: boggle_words ----------------------------------------------------
 
 
 cdef struct Item:  # a partial path waiting to be extended by board_words
@@ -544,7 +543,6 @@ cdef struct Buffers:  # board_words' working memory, reused from board to board
 
 
 cdef enum:
-    STRETCH = 256  # boards boggle_chunk searches between two turns with the GIL
     IN_FLIGHT = 16  # paths whose graph node is being fetched while others are extended
     BUFFERS_FULL = -1
     OUT_OF_MEMORY = -2
@@ -658,153 +656,226 @@ cdef void free_buffers(Buffers* buffers) noexcept nogil:
     free(buffers.reach)
 
 
-cdef struct Chunk:  # boggle_chunk's output and working memory
-    int32_t* index  # graph node → 1 + position of its word in text, 0 if not there yet
-    char* text
+cdef struct NewWord:  # a word first found in the current stretch, spelled in Chunk.text
+    Py_ssize_t start
+    Py_ssize_t length
+    Py_UCS4 maxchar
+
+
+cdef struct Chunk:  # boggle_words' working memory, and the objects it has made
+    int32_t* index  # graph node → 1 + its word's number in ``words``, 0 if not made yet
+    PyObject** words  # every word made, one ``str`` each (owned references)
+    Py_ssize_t n_made
+    Py_ssize_t words_capacity
+    PyObject** boards  # every board's tuple of words, stretch after stretch (owned references)
+    Py_ssize_t n_boards
+    Py_ssize_t boards_capacity
+    # the current stretch:
+    Py_UCS4* text  # the letters of its new words, one after the other
     Py_ssize_t text_size
     Py_ssize_t text_capacity
-    int32_t* indices
+    NewWord* new_words
+    Py_ssize_t n_new
+    Py_ssize_t new_capacity
+    int32_t* indices  # its boards' words, as numbers into ``words``
     Py_ssize_t n_words
-    Py_ssize_t n_distinct  # words in text
     Py_ssize_t indices_capacity
+    int64_t* board_end  # board ``b``'s words end at ``indices[board_end[b]]``
+    Py_ssize_t board_end_capacity
     int64_t* path  # one word's cells, while it is spelled
+    Py_ssize_t most_cells  # of a board, and letters of a cell, that the buffers are made for
+    Py_ssize_t width
     Buffers buffers
 
 
-def boggle_chunk(
-    const Node[::1] graph,
-    const int64_t[::1] board_start,
-    const int64_t[:, ::1] cell_letters,
-    const int64_t[::1] cell_len,
-    const int64_t[:, ::1] nbr,
-    const int64_t[::1] nbr_count,
-    int64_t min_length,
-    const uint8_t[:, ::1] letter_bytes,
-    const int64_t[::1] letter_nbytes,
+def boggle_words(
+    const Node[::1] graph, next_stretch, int64_t min_length, const uint32_t[::1] letter_chars
 ):
-    """Solve consecutive boards (of at most 64 cells) for ``solve_batch``: each board's words,
-    in Worddle order, as a list of ``str``; a word found on several boards is one object.
+    """The words of boards (of at most 64 cells each) for ``solve_batch``, in Worddle order.
 
-    Boards are searched ``STRETCH`` at a time without the GIL, and their lists made with it in
-    between: short turns with the GIL, which threads solving other chunks rarely wait for.
+    ``next_stretch()`` gives the next boards to solve, ``(first, arrays)`` with ``arrays`` as
+    ``lexforge.boggle.Boards.chunk`` makes them, or None when there are no more; each call
+    is a short turn with the GIL between searches without it. ``letter_chars`` holds the code
+    point of each graph letter (64 of them, as a board may hold any index below 64). Returns
+    the ``first`` of each stretch, in the order taken, and a list of the boards' words in
+    that order, a tuple of ``str`` each. A word found on several boards is one object.
+
+    The tuples are left untracked by the garbage collector, as it leaves tuples of strings
+    itself: nothing in them can make a cycle, and a collection has none to walk (walking
+    the words of 20,000 boards took a tenth of a batch's time on two threads). Only the
+    search, the spelling and the filling of the tuples run without the GIL; objects are
+    made with it. Nothing this call makes is reachable from Python before it returns (the
+    words wait in a C array, the tuples are untracked), so the reference counts and
+    contents of its objects may be written without the GIL.
     """
-    cdef Board all_cells = as_board(cell_letters, cell_len, nbr, nbr_count, graph.shape[0])
-    cdef Py_ssize_t n_boards = board_start.shape[0] - 1
-    cdef Py_ssize_t most_cells = check_chunk(&all_cells, board_start)
-    cdef Py_ssize_t lo, hi, decoded = 0
-    cdef list distinct = []
     cdef Chunk chunk
+    cdef Py_ssize_t n_boards, first_word, first_board, i
+    cdef Board all_cells
+    cdef const int64_t[::1] board_start
     cdef int status
-    board_end = np.empty(n_boards + 1, np.int64)
-    cdef int64_t[::1] board_end_view = board_end
-    board_end_view[0] = 0
-    result = PyList_New(n_boards)
+    if letter_chars.shape[0] != 64:
+        raise ValueError("letter_chars must hold 64 code points")
+    firsts = []
     memset(&chunk, 0, sizeof(Chunk))
     try:
-        if start_chunk(&chunk, graph.shape[0], most_cells, all_cells.width) < 0:
+        chunk.index = <int32_t*>calloc(graph.shape[0], sizeof(int32_t))  # pages zeroed lazily
+        if chunk.index == NULL:
             raise MemoryError()
-        for lo in range(0, n_boards, STRETCH):
-            hi = min(lo + STRETCH, n_boards)
+        while True:
+            stretch = next_stretch()
+            if stretch is None:
+                break
+            first, arrays = stretch
+            board_start, cell_letters, cell_len, nbr, nbr_count = arrays
+            all_cells = as_board(cell_letters, cell_len, nbr, nbr_count, graph.shape[0])
+            n_boards = board_start.shape[0] - 1
+            if fit_chunk(&chunk, check_chunk(&all_cells, board_start), all_cells.width,
+                         n_boards) < 0:
+                raise MemoryError()
             with nogil:
                 status = solve_boards(
-                    &graph[0], &board_start[0], lo, hi, &all_cells, min_length,
-                    &letter_bytes[0, 0], letter_bytes.shape[1], &letter_nbytes[0],
-                    &board_end_view[1], &chunk,
+                    &graph[0], &board_start[0], n_boards, &all_cells, min_length,
+                    &letter_chars[0], &chunk,
                 )
             if status < 0:
                 raise MemoryError()
-            decoded = add_words(&chunk, distinct, decoded)
-            add_lists(&chunk, distinct, &board_end_view[0], lo, hi, result)
-        return result
+            first_word, first_board = chunk.n_made, chunk.n_boards
+            make_objects(&chunk, n_boards)
+            with nogil:
+                fill_objects(&chunk, first_word, first_board, n_boards)
+            firsts.append(first)
+        words = PyList_New(chunk.n_boards)
+        for i in range(chunk.n_boards):
+            set_list_item(<PyObject*>words, i, chunk.boards[i])  # takes over the reference
+        chunk.n_boards = 0
+        return firsts, words
     finally:
+        for i in range(chunk.n_boards):
+            Py_DECREF(chunk.boards[i])
+        for i in range(chunk.n_made):
+            Py_DECREF(chunk.words[i])
         free(chunk.index)
+        free(chunk.words)
+        free(chunk.boards)
         free(chunk.text)
+        free(chunk.new_words)
         free(chunk.indices)
+        free(chunk.board_end)
         free(chunk.path)
         free_buffers(&chunk.buffers)
 
 
 cdef extern from "Python.h":
-    ctypedef struct PyListObject:
-        PyObject** ob_item
+    PyObject* new_tuple "PyTuple_New"(Py_ssize_t size) except NULL
+    PyObject* PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar) except NULL
+    void set_list_item "PyList_SET_ITEM"(PyObject* list, Py_ssize_t index, PyObject* item)
+    void PyObject_GC_UnTrack(void* op)
+    void Py_DECREF(PyObject* o)
+
+
+cdef extern from "Python.h" nogil:
+    PyObject** tuple_items "PySequence_Fast_ITEMS"(PyObject* o)
     void incref "Py_INCREF"(PyObject* o)
+    int unicode_kind "PyUnicode_KIND"(PyObject* o)
+    void* unicode_data "PyUnicode_DATA"(PyObject* o)
+    void unicode_write "PyUnicode_WRITE"(int kind, void* data, Py_ssize_t index, Py_UCS4 value)
 
 
-cdef Py_ssize_t add_words(const Chunk* chunk, list distinct, Py_ssize_t decoded):
-    """Append to ``distinct`` a ``str`` for each word of ``chunk.text`` from offset ``decoded``
-    on; the offset up to which the text is decoded now."""
-    cdef Py_ssize_t i
-    for i in range(decoded, chunk.text_size):
-        if chunk.text[i] == WORD_SEPARATOR:
-            distinct.append(PyUnicode_DecodeUTF8(chunk.text + decoded, i - decoded, NULL))
-            decoded = i + 1
-    return decoded
-
-
-cdef void add_lists(
-    const Chunk* chunk, list distinct, const int64_t* board_end, Py_ssize_t lo, Py_ssize_t hi,
-    list result,
-):
-    """Put the word lists of boards ``lo`` to ``hi`` into ``result``: the words of board ``b``
-    are ``distinct[indices[k]]`` for ``k`` from ``board_end[b]`` to ``board_end[b + 1]``."""
-    cdef PyObject** words_of_chunk = (<PyListObject*>distinct).ob_item
-    cdef PyObject** board_words
-    cdef PyObject* word
-    cdef Py_ssize_t board, k, start, end
-    for board in range(lo, hi):
-        start, end = board_end[board], board_end[board + 1]
-        words = PyList_New(end - start)
-        board_words = (<PyListObject*>words).ob_item
-        for k in range(start, end):
-            # The word objects lie all over memory: fetch a few ahead of their reference count.
-            if k + 16 < board_end[hi]:
-                prefetch(words_of_chunk[chunk.indices[k + 16]])
-            word = words_of_chunk[chunk.indices[k]]
-            incref(word)
-            board_words[k - start] = word
-        Py_INCREF(words)
-        PyList_SET_ITEM(result, board, words)
-
-
-cdef int start_chunk(
-    Chunk* chunk, Py_ssize_t n_nodes, Py_ssize_t most_cells, Py_ssize_t width
-) noexcept nogil:
-    """Allocate ``chunk``'s memory: 0, or -1 out of memory."""
-    if init_buffers(&chunk.buffers, most_cells, width) < 0:
+cdef int fit_chunk(Chunk* chunk, Py_ssize_t most_cells, Py_ssize_t width, Py_ssize_t n_boards):
+    """Make ``chunk`` ready for a stretch of ``n_boards`` boards of up to ``most_cells`` cells
+    of up to ``width`` letters; 0, or -1 out of memory."""
+    chunk.n_words = chunk.n_new = chunk.text_size = 0
+    if grow(<void**>&chunk.board_end, &chunk.board_end_capacity, n_boards + 1,
+            sizeof(int64_t)) < 0:
         return -1
-    # zeroed lazily: a large calloc maps zero pages, and a chunk touches few of them
-    chunk.index = <int32_t*>calloc(n_nodes, sizeof(int32_t))
-    chunk.text_capacity = 1 << 16
-    chunk.text = <char*>malloc(chunk.text_capacity)
-    chunk.indices_capacity = 1 << 12
-    chunk.indices = <int32_t*>malloc(chunk.indices_capacity * sizeof(int32_t))
-    chunk.path = <int64_t*>malloc(most_cells * sizeof(int64_t))
-    return 0 if chunk.index and chunk.text and chunk.indices and chunk.path else -1
+    if most_cells <= chunk.most_cells and width <= chunk.width:
+        return 0
+    chunk.most_cells = max(most_cells, chunk.most_cells)
+    chunk.width = max(width, chunk.width)
+    free_buffers(&chunk.buffers)
+    free(chunk.path)
+    chunk.path = <int64_t*>malloc(chunk.most_cells * sizeof(int64_t))
+    if chunk.path == NULL:
+        return -1
+    return init_buffers(&chunk.buffers, chunk.most_cells, chunk.width)
+
+
+cdef int make_objects(Chunk* chunk, Py_ssize_t n_boards) except -1:
+    """Make (with the GIL) the objects of the stretch just searched: a ``str`` for each new
+    word and an untracked tuple for each board, their contents left for ``fill_objects``."""
+    cdef Py_ssize_t i, board
+    cdef PyObject* made
+    if (grow(<void**>&chunk.words, &chunk.words_capacity, chunk.n_made + chunk.n_new,
+             sizeof(PyObject*)) < 0
+            or grow(<void**>&chunk.boards, &chunk.boards_capacity, chunk.n_boards + n_boards,
+                    sizeof(PyObject*)) < 0):
+        raise MemoryError()
+    for i in range(chunk.n_new):
+        chunk.words[chunk.n_made] = PyUnicode_New(chunk.new_words[i].length,
+                                                  chunk.new_words[i].maxchar)
+        chunk.n_made += 1
+    for board in range(n_boards):
+        made = new_tuple(chunk.board_end[board + 1] - chunk.board_end[board])
+        PyObject_GC_UnTrack(made)
+        chunk.boards[chunk.n_boards] = made
+        chunk.n_boards += 1
+    return 0
+
+
+cdef void fill_objects(
+    Chunk* chunk, Py_ssize_t first_word, Py_ssize_t first_board, Py_ssize_t n_boards
+) noexcept nogil:
+    """Write the letters of the stretch's new words and fill its boards' tuples (without the
+    GIL: see ``boggle_words``)."""
+    cdef Py_ssize_t i, j, board, k, start, end = chunk.board_end[n_boards]
+    cdef const NewWord* new
+    cdef PyObject* word
+    cdef PyObject** items
+    cdef PyObject** words = chunk.words
+    cdef const int32_t* indices = chunk.indices
+    cdef void* data
+    cdef int kind
+    for i in range(chunk.n_new):
+        new = &chunk.new_words[i]
+        word = words[first_word + i]
+        kind = unicode_kind(word)
+        data = unicode_data(word)
+        for j in range(new.length):
+            unicode_write(kind, data, j, chunk.text[new.start + j])
+    for board in range(n_boards):
+        start = chunk.board_end[board]
+        items = tuple_items(chunk.boards[first_board + board])
+        for k in range(start, chunk.board_end[board + 1]):
+            # The word objects lie all over memory: fetch a few ahead of their reference count.
+            if k + 16 < end:
+                prefetch(words[indices[k + 16]])
+            word = words[indices[k]]
+            incref(word)
+            items[k - start] = word
 
 
 cdef int solve_boards(
     const Node* graph,
     const int64_t* board_start,
-    Py_ssize_t lo,
-    Py_ssize_t hi,
+    Py_ssize_t n_boards,
     const Board* all_cells,
     int64_t min_length,
-    const uint8_t* letter_bytes,
-    Py_ssize_t max_letter_bytes,
-    const int64_t* letter_nbytes,
-    int64_t* board_end,
+    const uint32_t* letter_chars,
     Chunk* chunk,
 ) noexcept nogil:
-    """Search boards ``lo`` to ``hi`` of the chunk: their words' positions in ``chunk.text``
-    go to ``chunk.indices`` (up to ``board_end[b]`` for board ``b``), each word new to the
-    chunk spelled into the text. 0, or -1 out of memory."""
+    """Search the boards of a stretch: their words' numbers go to ``chunk.indices`` (up to
+    ``board_end[b + 1]`` for board ``b``), each word new to the chunk numbered and spelled
+    into ``chunk.text``. 0, or -1 out of memory."""
     cdef Py_ssize_t board, rank, n_keys, depth, i, needed
-    cdef int64_t j, b, step, letter, cell, letters
+    cdef int64_t j, step, letter, cell, letters
     cdef Board cells
     cdef Buffers* buffers = &chunk.buffers
     cdef Key* key
     cdef int32_t* known
-    for board in range(lo, hi):
+    cdef NewWord* new
+    cdef Py_UCS4 code
+    chunk.board_end[0] = 0
+    for board in range(n_boards):
         cells = board_of_chunk(all_cells, board_start, board)
         while True:  # retry the board with more room if the buffers could not hold it
             n_keys = board_words(graph, &cells, min_length, buffers, True)
@@ -825,13 +896,19 @@ cdef int solve_boards(
                 continue
             # New to the chunk (a board finds a node once): spell it from its path.
             key = &buffers.keys[rank]
-            known[rank] = chunk.n_distinct
-            chunk.n_distinct += 1
-            chunk.index[key.key & NODE_MASK] = chunk.n_distinct
-            letters = MAX_SORT_LENGTH - (key.key >> LENGTH_SHIFT)
-            needed = chunk.text_size + letters * max_letter_bytes + 1
-            if grow(<void**>&chunk.text, &chunk.text_capacity, needed, 1) < 0:
+            known[rank] = chunk.n_made + chunk.n_new
+            chunk.index[key.key & NODE_MASK] = known[rank] + 1
+            if grow(<void**>&chunk.new_words, &chunk.new_capacity, chunk.n_new + 1,
+                    sizeof(NewWord)) < 0:
                 return -1
+            letters = MAX_SORT_LENGTH - (key.key >> LENGTH_SHIFT)
+            if grow(<void**>&chunk.text, &chunk.text_capacity, chunk.text_size + letters,
+                    sizeof(Py_UCS4)) < 0:
+                return -1
+            new = &chunk.new_words[chunk.n_new]
+            chunk.n_new += 1
+            new.start = chunk.text_size
+            new.maxchar = 0
             depth = 0
             step = key.path
             while step >= 0:  # the path's cells, last first
@@ -842,13 +919,13 @@ cdef int solve_boards(
                 cell = chunk.path[i]
                 for j in range(cells.length[cell]):
                     letter = cells.letters[cell * cells.width + j]
-                    for b in range(letter_nbytes[letter]):
-                        chunk.text[chunk.text_size] = letter_bytes[letter * max_letter_bytes + b]
-                        chunk.text_size += 1
-            chunk.text[chunk.text_size] = WORD_SEPARATOR
-            chunk.text_size += 1
+                    code = letter_chars[letter]
+                    new.maxchar = max(new.maxchar, code)
+                    chunk.text[chunk.text_size] = code
+                    chunk.text_size += 1
+            new.length = chunk.text_size - new.start
         chunk.n_words += n_keys
-        board_end[board] = chunk.n_words
+        chunk.board_end[board + 1] = chunk.n_words
     return 0
 
 
@@ -985,7 +1062,7 @@ def boggle_scores(
     const int64_t[::1] points,
 ):
     """The score-only search of consecutive boards (of at most 64 cells): the same walk as
-    ``boggle_chunk``, but nothing is sorted or spelled. A word of ``n`` letters scores
+    ``boggle_words``, but nothing is sorted or spelled. A word of ``n`` letters scores
     ``points[min(n, len - 1)]``.
 
     Returns ``(totals, counts)``: each board's total score and number of distinct words.

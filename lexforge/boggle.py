@@ -13,21 +13,19 @@ the compiled module lexforge._search (Cython), which this module feeds:
   every word it meets, its best-scoring path: with all cell values 0 that is simply the first
   path, which is what Boggle needs; Ruzzle passes letter values and multipliers. Its words
   become BoggleWord or RuzzleWord objects in ``listed_words`` (spelled, sorted, made in C).
-* ``boggle_chunk`` (used by ``solve_batch``) finds only the words, for many boards per call
-  (``boggle_scores``, used by ``score_batch``, only their scores); calls run on all cores in
-  threads, the search releasing the GIL. It returns each board's words as a list, in Worddle
-  order, built in C: one ``str`` per distinct word of the chunk, shared by the boards that
-  have it.
+* ``boggle_words`` (used by ``solve_batch``) finds only the words of many boards
+  (``boggle_scores``, used by ``score_batch``, only their scores). Threads, one per core,
+  take stretches of boards in turn and search them with the GIL released. Each board's words
+  come back as a tuple, in Worddle order, built in C: one ``str`` per distinct word a thread
+  finds, shared by the boards that have it.
 """
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
@@ -36,7 +34,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from lexforge._search import boggle_chunk, boggle_scores, listed_words, search_board
+from lexforge._search import boggle_scores, boggle_words, listed_words, search_board
 from lexforge.errors import UserError
 from lexforge.graph import graph_letters
 from lexforge.grid import Grid, adjacent_cells, cell_coords
@@ -57,6 +55,7 @@ class BoggleWord:
 
 
 W = TypeVar("W")  # a result class of ``found_words``
+T = TypeVar("T")  # what a thread of a batch returns
 
 
 def boggle_score(word: str) -> int:
@@ -86,8 +85,12 @@ def solve(
     return found_words(BoggleWord, grid, found, -found[2])
 
 
-#: Boards a thread of the batch searches gets at the least (fewer are not worth its start).
-MIN_CHUNK = 16
+#: Boards a stretch holds at the most: searched without the GIL between two short turns with it
+#: (encoding the boards, making the objects of their words), short enough that a thread
+#: waiting for the GIL waits little.
+STRETCH = 256
+#: ... and at the least: fewer are not worth a thread's turn.
+MIN_STRETCH = 16
 
 #: The largest board the batch search takes (a 8×8 board); see ``solve_batch``.
 BATCH_MAX_CELLS = 64
@@ -100,62 +103,89 @@ def solve_batch(
     min_length: int = 3,
     adjacency: int = 8,
     threads: int | None = None,
-) -> list[list[str]]:
-    """The words of each grid in Worddle order: the fast path for many boards.
+) -> list[tuple[str, ...]]:
+    """The words of each grid in Worddle order, a tuple each: the fast path for many boards.
 
     ``threads`` defaults to the number of cores this process may use. Boards of more than
     ``BATCH_MAX_CELLS`` cells go to the depth-first search instead: the batch search keeps
     the cells of a partial path as the bits of one 64-bit word.
     """
-    large = {i for i, grid in enumerate(grids) if len(grid.cells) > BATCH_MAX_CELLS}
-    if large:
+    if not _fit_the_batch(grids):
+        large = {i for i, grid in enumerate(grids) if len(grid.cells) > BATCH_MAX_CELLS}
         small = [grid for i, grid in enumerate(grids) if i not in large]
         batch = iter(
             solve_batch(lexicon, small, min_length=min_length, adjacency=adjacency, threads=threads)
         )
         return [
-            [w.word for w in solve(lexicon, grid, min_length=min_length, adjacency=adjacency)]
+            tuple(w.word for w in solve(lexicon, grid, min_length=min_length, adjacency=adjacency))
             if i in large
             else next(batch)
             for i, grid in enumerate(grids)
         ]
-    letter_bytes, letter_nbytes = _letter_bytes(lexicon.language.alphabet)
+    letter_chars = _letter_chars(lexicon.language.alphabet)
+    stretches = _Stretches(len(grids), threads)
 
-    def run(lo: int, hi: int) -> list[list[str]]:
-        boards = encode_boards(lexicon, grids[lo:hi], adjacency)
-        return boggle_chunk(
-            lexicon.graph, *boards.chunk(0, hi - lo), min_length, letter_bytes, letter_nbytes
-        )
+    def next_stretch() -> tuple[int, tuple[np.ndarray, ...]] | None:
+        bounds = stretches.take()
+        if bounds is None:
+            return None
+        lo, hi = bounds
+        return lo, encode_boards(lexicon, grids[lo:hi], adjacency).chunk(0, hi - lo)
 
-    with _collection_paused():
-        return [words for part in _in_chunks(len(grids), threads, run) for words in part]
+    def work() -> tuple[list[int], list[tuple[str, ...]]]:
+        return boggle_words(lexicon.graph, next_stretch, min_length, letter_chars)
+
+    parts = stretches.run(work)
+    result: list[tuple[str, ...]] = [()] * len(grids)
+    for firsts, words in parts:
+        at = 0
+        for lo in firsts:
+            hi = min(lo + stretches.size, len(grids))
+            result[lo:hi] = words[at : at + hi - lo]
+            at += hi - lo
+    return result
 
 
-_pause_lock = threading.Lock()
-_pauses = 0  # batches running with automatic collection paused
-_resume = False  # whether automatic collection was on when the first of them started
+class _Stretches:
+    """Consecutive stretches of a batch's boards, handed out to its threads as they ask, so
+    that they finish together however uneven the boards.
 
+    Each thread encodes its own stretch, and makes the objects of its words, holding the GIL
+    for a stretch's worth of boards at the most, while the others search theirs without it.
+    """
 
-@contextmanager
-def _collection_paused() -> Iterator[None]:
-    """Automatic garbage collection off while a batch makes its lists (of strings only: no
-    cycle to find). Each list it allocates counts towards a collection, which walks every
-    tracked object (earlier batches' results among them) holding the GIL the other threads
-    wait for: two threads listed 4×4 boards at 1.3× of one with earlier results alive, 1.6×
-    with this pause. Concurrent batches share one pause; the collector resumes as it was."""
-    global _pauses, _resume
-    with _pause_lock:
-        if _pauses == 0:
-            _resume = gc.isenabled()
-            gc.disable()
-        _pauses += 1
-    try:
-        yield
-    finally:
-        with _pause_lock:
-            _pauses -= 1
-            if _pauses == 0 and _resume:
-                gc.enable()
+    def __init__(self, n_boards: int, threads: int | None) -> None:
+        wanted = threads or len(os.sched_getaffinity(0))
+        self.n_boards = n_boards
+        self.size = max(MIN_STRETCH, min(STRETCH, -(-n_boards // (4 * wanted))))
+        self.workers = max(1, min(wanted, -(-n_boards // self.size)))
+        self._starts = iter(range(0, n_boards, self.size))
+        self._lock = threading.Lock()
+
+    def take(self) -> tuple[int, int] | None:
+        """The next stretch's first board and the board after its last; None when all are
+        taken (or a thread has failed)."""
+        with self._lock:
+            lo = next(self._starts, None)
+        return None if lo is None else (lo, min(lo + self.size, self.n_boards))
+
+    def run(self, work: Callable[[], T]) -> list[T]:
+        """``work()`` on each thread (in this one when there is one), each taking stretches
+        until none is left; their results. A failing thread stops the others' stretches."""
+        if self.workers == 1:
+            return [work()]
+
+        def guarded() -> T:
+            try:
+                return work()
+            except BaseException:
+                with self._lock:
+                    self._starts = iter(())
+                raise
+
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            futures = [pool.submit(guarded) for _ in range(self.workers)]
+            return [future.result() for future in futures]
 
 
 def score_batch(
@@ -170,23 +200,34 @@ def score_batch(
 
     Boards of more than ``BATCH_MAX_CELLS`` cells are scored from ``solve``'s words.
     """
-    large = [len(grid.cells) > BATCH_MAX_CELLS for grid in grids]
-    small = [grid for grid, big in zip(grids, large, strict=True) if not big]
+    if not _fit_the_batch(grids):
+        large = [len(grid.cells) > BATCH_MAX_CELLS for grid in grids]
+        small = [grid for grid, big in zip(grids, large, strict=True) if not big]
+        scored = iter(
+            score_batch(lexicon, small, min_length=min_length, adjacency=adjacency, threads=threads)
+        )
+        return [
+            _scored(solve(lexicon, grid, min_length=min_length, adjacency=adjacency))
+            if big
+            else next(scored)
+            for grid, big in zip(grids, large, strict=True)
+        ]
 
-    def run(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        boards = encode_boards(lexicon, small[lo:hi], adjacency)
-        return boggle_scores(lexicon.graph, *boards.chunk(0, hi - lo), min_length, POINTS_TABLE)
+    def arrays(lo: int, hi: int) -> tuple[np.ndarray, ...]:
+        return encode_boards(lexicon, grids[lo:hi], adjacency).chunk(0, hi - lo)
 
-    totals, counts = _joined_scores(_in_chunks(len(small), threads, run))
-    scored = iter(zip(totals.tolist(), counts.tolist(), strict=True))
-    result = []
-    for grid, big in zip(grids, large, strict=True):
-        if big:
-            words = solve(lexicon, grid, min_length=min_length, adjacency=adjacency)
-            result.append((sum(w.score for w in words), len(words)))
-        else:
-            result.append(next(scored))
-    return result
+    totals, counts = _scores(lexicon, len(grids), arrays, min_length, threads)
+    return list(zip(totals.tolist(), counts.tolist(), strict=True))
+
+
+def _scored(words: list[BoggleWord]) -> tuple[int, int]:
+    """Total score and number of ``words``."""
+    return sum(w.score for w in words), len(words)
+
+
+def _fit_the_batch(grids: list[Grid]) -> bool:
+    """Whether every grid has at most ``BATCH_MAX_CELLS`` cells."""
+    return max(map(len, map(_grid_cells, grids)), default=0) <= BATCH_MAX_CELLS
 
 
 def score_boards(
@@ -194,44 +235,33 @@ def score_boards(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Total scores and word counts of encoded boards (each of at most ``BATCH_MAX_CELLS``
     cells), on ``threads`` threads (default: the cores available)."""
-    n_boards = len(boards.board_start) - 1
-
-    def run(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        return boggle_scores(lexicon.graph, *boards.chunk(lo, hi), min_length, POINTS_TABLE)
-
-    return _joined_scores(_in_chunks(n_boards, threads, run))
+    return _scores(lexicon, len(boards.board_start) - 1, boards.chunk, min_length, threads)
 
 
-def _joined_scores(
-    parts: list[tuple[np.ndarray, np.ndarray]],
+def _scores(
+    lexicon: Lexicon,
+    n_boards: int,
+    arrays: Callable[[int, int], tuple[np.ndarray, ...]],
+    min_length: int,
+    threads: int | None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The totals and counts of consecutive chunks as two arrays (empty for no chunk)."""
-    empty = np.zeros(0, np.int64)
-    return (
-        np.concatenate([empty, *(totals for totals, _ in parts)]),
-        np.concatenate([empty, *(counts for _, counts in parts)]),
-    )
+    """Total scores and word counts of ``n_boards`` boards, ``arrays(lo, hi)`` giving the
+    search's arrays for boards ``lo`` to ``hi``; on ``threads`` threads, stretch by stretch."""
+    stretches = _Stretches(n_boards, threads)
 
+    def work() -> list[tuple[int, tuple[np.ndarray, np.ndarray]]]:
+        parts = []
+        while (bounds := stretches.take()) is not None:
+            scores = boggle_scores(lexicon.graph, *arrays(*bounds), min_length, POINTS_TABLE)
+            parts.append((bounds[0], scores))
+        return parts
 
-T = TypeVar("T")
-
-
-def _in_chunks(n_boards: int, threads: int | None, run: Callable[[int, int], T]) -> list[T]:
-    """``run(lo, hi)`` over consecutive chunks of ``n_boards`` boards, on ``threads`` threads
-    (default: the cores this process may use), results in board order.
-
-    Two chunks per thread balance boards of uneven difficulty. Each chunk encodes its own
-    boards, so that one thread's encoding and result lists (which hold the GIL) overlap the
-    other threads' searches (which release it).
-    """
-    if n_boards == 0:
-        return []
-    workers = max(1, min(threads or len(os.sched_getaffinity(0)), n_boards // MIN_CHUNK))
-    if workers == 1:
-        return [run(0, n_boards)]
-    bounds = np.linspace(0, n_boards, min(2 * workers, n_boards) + 1).astype(int).tolist()
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(run, bounds[:-1], bounds[1:]))
+    totals = np.zeros(n_boards, np.int64)
+    counts = np.zeros(n_boards, np.int64)
+    for lo, (stretch_totals, stretch_counts) in chain.from_iterable(stretches.run(work)):
+        totals[lo : lo + len(stretch_totals)] = stretch_totals
+        counts[lo : lo + len(stretch_counts)] = stretch_counts
+    return totals, counts
 
 
 # --- inputs of the compiled search (lexforge._search) ---------------------------------------
@@ -266,7 +296,7 @@ class Boards:
 def encode_boards(lexicon: Lexicon, grids: list[Grid], adjacency: int) -> Boards:
     """Encode ``grids`` for the search; UserError for a letter outside the lexicon's alphabet."""
     alphabet = lexicon.language.alphabet
-    board_cells = list(map(attrgetter("cells"), grids))
+    board_cells = list(map(_grid_cells, grids))
     flat = list(chain.from_iterable(board_cells))
     joined = "".join(flat)
     foreign = joined.translate(_letter_table(alphabet, keep=False))
@@ -289,21 +319,32 @@ def encode_boards(lexicon: Lexicon, grids: list[Grid], adjacency: int) -> Boards
         for i in range(cell_letters.shape[1]):
             has = cell_len > i
             cell_letters[has, i] = letters[cell_start[has] + i]
-    shapes = {grid.shape for grid in grids}
-    if len(shapes) == 1:  # all boards alike: one neighbour table, repeated
-        nbr, count = _neighbour_table(shapes.pop(), adjacency)  # shared by every board
+    sizes = list(map(_grid_sizes, grids))  # (layers, rows, cols): cheaper than Grid.shape
+    kinds = set(sizes)
+    if len(kinds) == 1:  # all boards alike: one neighbour table, repeated
+        nbr, count = _neighbour_table(_shape(*kinds.pop()), adjacency)  # shared by every board
+        board_start = np.arange(len(grids) + 1) * len(board_cells[0]) if grids else np.zeros(1)
     else:
-        tables = {shape: _neighbour_table(shape, adjacency) for shape in shapes}
+        tables = {kind: _neighbour_table(_shape(*kind), adjacency) for kind in kinds}
         width = max(table.shape[1] for table, _ in tables.values())
-        nbr = np.concatenate([_widen(tables[grid.shape][0], width) for grid in grids])
-        count = np.concatenate([tables[grid.shape][1] for grid in grids])
+        nbr = np.concatenate([_widen(tables[kind][0], width) for kind in sizes])
+        count = np.concatenate([tables[kind][1] for kind in sizes])
+        board_start = np.cumsum([0, *map(len, board_cells)])
     return Boards(
-        board_start=np.cumsum([0, *map(len, board_cells)]),
+        board_start=board_start,
         cell_letters=cell_letters,
         cell_len=cell_len,
         nbr=nbr,
         nbr_count=count,
     )
+
+
+_grid_cells = attrgetter("cells")
+_grid_sizes = attrgetter("layers", "rows", "cols")
+
+
+def _shape(layers: tuple[int, ...], rows: int, cols: int) -> tuple[int, ...]:
+    return (*layers, rows, cols)
 
 
 @lru_cache(maxsize=16)
@@ -319,13 +360,15 @@ def _letter_table(alphabet: str, keep: bool) -> dict[int, int | None]:
 
 
 @lru_cache(maxsize=16)
-def _letter_bytes(alphabet: str) -> tuple[np.ndarray, np.ndarray]:
-    """UTF-8 bytes of each graph letter (a row each, zero-padded) and their counts."""
-    encoded = [letter.encode() for letter in graph_letters(alphabet)]
-    table = np.zeros((len(encoded), max(map(len, encoded))), dtype=np.uint8)
-    for index, data in enumerate(encoded):
-        table[index, : len(data)] = np.frombuffer(data, dtype=np.uint8)
-    return table, np.array([len(data) for data in encoded], dtype=np.int64)
+@lru_cache(maxsize=16)
+def _letter_chars(alphabet: str) -> np.ndarray:
+    """The code point of each graph letter, for the 64 letter indices a board may hold (those
+    beyond the alphabet: U+FFFD, never part of a word)."""
+    table = np.full(64, 0xFFFD, dtype=np.uint32)
+    letters = graph_letters(alphabet)
+    table[: len(letters)] = [ord(letter) for letter in letters]
+    table.flags.writeable = False
+    return table
 
 
 @lru_cache(maxsize=64)

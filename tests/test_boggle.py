@@ -146,7 +146,7 @@ def test_worddle_example_order_and_adjacency():
     # NICHE needs the diagonal N(2,0)–I(1,1).
     four = boggle.solve(lex, grid, adjacency=4)
     assert [w.word for w in four] == ["CHIEN", "CHAT", "ZOO"]
-    assert boggle.solve_batch(lex, [grid, grid], adjacency=4) == [["CHIEN", "CHAT", "ZOO"]] * 2
+    assert boggle.solve_batch(lex, [grid, grid], adjacency=4) == [("CHIEN", "CHAT", "ZOO")] * 2
     assert [w.word for w in boggle.solve(lex, grid, min_length=2)][-1] == "HI"
 
 
@@ -159,7 +159,7 @@ def test_qu_is_one_cell_of_two_letters():
         ("QUA", ((0, 0), (0, 1)), 1),
     ]
     assert [w.word for w in boggle.solve(lex, grid, min_length=4)] == ["QUIT"]
-    assert boggle.solve_batch(lex, [grid], min_length=4) == [["QUIT"]]
+    assert boggle.solve_batch(lex, [grid], min_length=4) == [("QUIT",)]
 
 
 def test_each_cell_once_and_one_path_per_word():
@@ -203,7 +203,7 @@ def test_fast_path_matches_both_oracles(code):
             assert found.score == boggle.boggle_score(found.word)
             assert_valid_path(grid, found.word, found.path, adjacency)
         batch = boggle.solve_batch(lex, [grid], min_length=min_length, adjacency=adjacency)
-        assert batch == [[w.word for w in fast]]
+        assert batch == [tuple(w.word for w in fast)]
 
     check()
 
@@ -212,8 +212,35 @@ def test_fast_path_matches_both_oracles(code):
 @given(st.lists(grids("fr", max_side=5), min_size=1, max_size=40), st.sampled_from((1, 2, 3)))
 def test_batch_of_mixed_shapes_matches_single_solves(boards, threads):
     lex = small_lexicon("fr")
-    expected = [[w.word for w in boggle.solve(lex, grid)] for grid in boards]
+    expected = [tuple(w.word for w in boggle.solve(lex, grid)) for grid in boards]
     assert boggle.solve_batch(lex, boards, threads=threads) == expected
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data(), st.sampled_from((1, 2)))
+def test_batch_words_are_made_in_each_letters_character_width(data, threads):
+    """The batch writes its words' characters itself: ASCII, Latin-1, two- and four-byte
+    letters, alone and mixed in one word, must give the very strings the single-board search
+    spells (``==`` between strings of different widths is false, so a wrong width fails)."""
+    from lexforge.language import Language
+
+    alphabet = "AÉŁ😀BC"
+    lang = Language(code="xx", name="widths", alphabet=alphabet)
+    words = data.draw(st.lists(st.text(alphabet, min_size=1, max_size=4), min_size=1, max_size=60))
+    lex = Lexicon.from_words(words, lang)
+    boards = data.draw(
+        st.lists(
+            st.lists(st.sampled_from(alphabet), min_size=9, max_size=9).map(
+                lambda cells: Grid.from_cells((3, 3), tuple(cells))
+            ),
+            min_size=1,
+            max_size=40,
+        )
+    )
+    expected = [
+        tuple(w.word for w in reference.boggle_dfs(lex, grid, min_length=1)) for grid in boards
+    ]
+    assert boggle.solve_batch(lex, boards, min_length=1, threads=threads) == expected
 
 
 def test_batch_of_boards_over_64_cells_matches_single_solves():
@@ -226,7 +253,7 @@ def test_batch_of_boards_over_64_cells_matches_single_solves():
         Grid.from_rows([[rng.choice(letters) for _ in range(side)] for _ in range(side)])
         for side in (9, 4, 13)
     ]
-    expected = [[w.word for w in boggle.solve(lex, grid)] for grid in boards]
+    expected = [tuple(w.word for w in boggle.solve(lex, grid)) for grid in boards]
     assert sum(map(len, expected)) > 100
     assert boggle.solve_batch(lex, boards, threads=1) == expected
 
@@ -242,7 +269,7 @@ def test_batch_buffers_grow_for_boards_with_many_words_and_paths():
         Grid.from_cells(shape, tuple(rng.choice("ABC") for _ in range(64)))
         for shape in ((8, 8), (4, 4, 4))
     ]
-    expected = [[w.word for w in boggle.solve(lex, grid)] for grid in boards]
+    expected = [tuple(w.word for w in boggle.solve(lex, grid)) for grid in boards]
     assert min(map(len, expected)) > 512
     assert boggle.solve_batch(lex, boards, threads=1) == expected
     assert boggle.score_batch(lex, boards, threads=1) == [
@@ -250,50 +277,48 @@ def test_batch_buffers_grow_for_boards_with_many_words_and_paths():
     ]
 
 
-def test_batch_lists_are_ordinary_lists_for_the_garbage_collector():
-    """The batch pauses automatic collection while it makes its lists and resumes it as it
-    was: the lists come back tracked, a cycle a caller makes through one is collected, and a
-    caller's own gc.disable() stays in force."""
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_words_are_untracked_tuples_sharing_one_str_a_word(threads):
+    """Each board's words come back as a tuple that the garbage collector leaves untracked, as
+    it leaves any tuple of strings (no cycle can pass through one), in a tracked list. A word
+    a thread finds on many boards is one ``str``, referenced once by each tuple holding it:
+    the reference counts written without the GIL add up."""
     import gc
-    import weakref
-
-    class Holder:
-        pass
+    import sys
+    from collections import Counter
 
     lex = lexicon("CHAT", "THE")
-    grids = [Grid.from_rows([["C", "H"], ["A", "T"]])] * 600  # more than one stretch of boards
-    lists = boggle.solve_batch(lex, grids, threads=1)
-    assert all(gc.is_tracked(words) for words in lists) and gc.is_tracked(lists)
-    words = lists[0]
-    holder = Holder()
-    words.append(holder)
-    holder.words = words  # a cycle through the batch's list
-    gone = weakref.ref(holder)
-    del lists, words, holder
-    assert gc.isenabled()
-    gc.collect()
-    assert gone() is None
-    gc.disable()
-    try:
-        boggle.solve_batch(lex, grids, threads=2)
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
+    grids = [Grid.from_rows([["C", "H"], ["A", "T"]])] * 600  # stretches on each thread
+    found = boggle.solve_batch(lex, grids, threads=threads)
+    assert found == [("CHAT",)] * 600
+    assert gc.is_tracked(found) and not any(gc.is_tracked(words) for words in found)
+    words = [words[0] for words in found]  # a second reference to each word a board has
+    holders = Counter(map(id, words))
+    assert len(holders) <= threads
+    distinct = list({id(word): word for word in words}.values())
+    # besides the tuples' and `words`': `distinct`'s, the loop's and getrefcount's argument
+    for word in distinct:
+        assert sys.getrefcount(word) == 2 * holders[id(word)] + 3
+    del found
+    for word in distinct:
+        assert sys.getrefcount(word) == holders[id(word)] + 3
 
 
-def test_concurrent_batches_share_one_pause_of_the_collector():
-    """Batches running at once in several threads: automatic collection is back on once the
-    last has ended, whichever ends first."""
-    import gc
+def test_concurrent_batches_give_the_answers_of_single_solves():
+    """Batches running at once in several threads, each on two threads of its own."""
     from concurrent.futures import ThreadPoolExecutor
 
-    lex = lexicon("CHAT", "THE")
-    sizes = [1, 400, 20, 3000, 7, 900] * 3
-    grids = [Grid.from_rows([["C", "H"], ["A", "T"]])]
+    lex = small_lexicon("fr")
+    rng = random.Random(5)
+    boards = [
+        Grid.from_rows([[rng.choice("EEEAAISSNRTULOCDMP") for _ in range(4)] for _ in range(4)])
+        for _ in range(400)
+    ]
+    expected = [tuple(w.word for w in boggle.solve(lex, grid)) for grid in boards]
+    parts = [boards[i::4] for i in range(4)]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        found = list(pool.map(lambda n: boggle.solve_batch(lex, grids * n, threads=1), sizes))
-    assert [len(lists) for lists in found] == sizes
-    assert gc.isenabled()
+        found = list(pool.map(lambda part: boggle.solve_batch(lex, part, threads=2), parts))
+    assert found == [expected[i::4] for i in range(4)]
 
 
 def test_batch_shares_one_neighbour_table_only_among_boards_of_its_size():
@@ -301,7 +326,7 @@ def test_batch_shares_one_neighbour_table_only_among_boards_of_its_size():
     grids = [Grid.from_rows([["C", "H"], ["A", "T"]]), Grid.from_rows([["T", "H"], ["E", "A"]])]
     boards = boggle.encode_boards(lex, grids, 8)
     assert len(boards.nbr) == 4  # one 2×2 board's table for both
-    assert boggle.solve_batch(lex, grids, threads=1) == [["CHAT"], ["THE"]]
+    assert boggle.solve_batch(lex, grids, threads=1) == [("CHAT",), ("THE",)]
     letters = np.concatenate([boards.cell_letters, boards.cell_letters[:1]])
     with pytest.raises(ValueError, match="shared neighbour table"):
         boggle.boggle_scores(
@@ -322,15 +347,10 @@ def test_compiled_search_refuses_indices_off_the_board():
     nbr = boards.nbr.copy()
     nbr[0, 0] = 4  # a neighbour outside the 4 cells
     with pytest.raises(ValueError, match="neighbour outside the board"):
-        boggle.boggle_chunk(
-            lex.graph,
-            boards.board_start,
-            boards.cell_letters,
-            boards.cell_len,
-            nbr,
-            boards.nbr_count,
-            3,
-            *boggle._letter_bytes(lex.language.alphabet),
+        arrays = (boards.board_start, boards.cell_letters, boards.cell_len, nbr, boards.nbr_count)
+        stretches = iter([(0, arrays)])
+        boggle.boggle_words(
+            lex.graph, lambda: next(stretches, None), 3, boggle._letter_chars(lex.language.alphabet)
         )
     letters = boards.cell_letters.copy()
     letters[1, 0] = 64
@@ -355,7 +375,7 @@ def test_boards_with_thousands_of_words():
     expected = reference.boggle_dfs(lex, grid, min_length=1)
     assert len(expected) > 2000
     assert boggle.solve(lex, grid, min_length=1) == expected
-    words = [w.word for w in expected]
+    words = tuple(w.word for w in expected)
     assert boggle.solve_batch(lex, [grid] * 3, min_length=1, threads=2) == [words] * 3
     assert boggle.solve_batch(lex, []) == []
 

@@ -158,8 +158,8 @@ def test_hand_checked_cube_word_through_a_diagonal_across_layers():
         "AHB": ((0, 0, 0), (1, 1, 1), (0, 0, 1)),
         "DAH": ((0, 1, 1), (0, 0, 0), (1, 1, 1)),
     }
-    rook = [w.word for w in boggle.solve(lexicon, grid, adjacency=4)]
-    assert rook == ["ABDC", "AEG"]  # every diagonal step is gone
+    rook = tuple(w.word for w in boggle.solve(lexicon, grid, adjacency=4))
+    assert rook == ("ABDC", "AEG")  # every diagonal step is gone
     assert boggle.solve_batch(lexicon, [grid, grid], adjacency=4) == [rook, rook]
 
 
@@ -192,7 +192,7 @@ def test_nd_search_matches_both_oracles(grid, adjacency):
     fast = boggle.solve(lexicon, grid, **options)
     assert fast == reference.boggle_brute_force(lexicon, grid, **options)
     assert fast == reference.boggle_dfs(lexicon, grid, **options)
-    assert boggle.solve_batch(lexicon, [grid], **options) == [[w.word for w in fast]]
+    assert boggle.solve_batch(lexicon, [grid], **options) == [tuple(w.word for w in fast)]
     assert boggle.score_batch(lexicon, [grid], **options) == [
         (sum(w.score for w in fast), len(fast))
     ]
@@ -203,7 +203,7 @@ def test_nd_search_matches_both_oracles(grid, adjacency):
 def test_batch_of_mixed_dimensions_matches_single_solves(grids, threads):
     lexicon = small_lexicon("fr")
     batch = boggle.solve_batch(lexicon, grids, threads=threads)
-    assert batch == [[w.word for w in boggle.solve(lexicon, grid)] for grid in grids]
+    assert batch == [tuple(w.word for w in boggle.solve(lexicon, grid)) for grid in grids]
 
 
 def test_boards_over_64_cells_go_to_the_depth_first_search():
@@ -211,7 +211,7 @@ def test_boards_over_64_cells_go_to_the_depth_first_search():
     grids = list(generate_boards(lexicon, shape=(3, 3, 3, 3), count=2, seed=3))
     grids.append(next(generate_boards(lexicon, shape=(4, 4, 4), seed=3)))
     batch = boggle.solve_batch(lexicon, grids, threads=2)
-    assert batch == [[w.word for w in boggle.solve(lexicon, grid)] for grid in grids]
+    assert batch == [tuple(w.word for w in boggle.solve(lexicon, grid)) for grid in grids]
     assert all(batch)
     for adjacency in (4, 8):
         fast = boggle.solve(lexicon, grids[0], adjacency=adjacency)
