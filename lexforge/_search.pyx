@@ -703,8 +703,8 @@ def boggle_words(
     The tuples are left untracked by the garbage collector, as it leaves tuples of strings
     itself: nothing in them can make a cycle, and a collection has none to walk (walking
     the words of 20,000 boards took a tenth of a batch's time on two threads). Only the
-    search, the spelling and the filling of the tuples run without the GIL; objects are
-    made with it. Nothing this call makes is reachable from Python before it returns (the
+    search, the spelling and (but in a debug build of Python) the filling of the tuples run
+    without the GIL; objects are made with it. Nothing this call makes is reachable from Python before it returns (the
     words wait in a C array, the tuples are untracked), so the reference counts and
     contents of its objects may be written without the GIL.
     """
@@ -741,7 +741,10 @@ def boggle_words(
                 raise MemoryError()
             first_word, first_board = chunk.n_made, chunk.n_boards
             make_objects(&chunk, n_boards)
-            with nogil:
+            if FILL_WITHOUT_GIL:
+                with nogil:
+                    fill_objects(&chunk, first_word, first_board, n_boards)
+            else:
                 fill_objects(&chunk, first_word, first_board, n_boards)
             firsts.append(first)
         words = PyList_New(chunk.n_boards)
@@ -773,6 +776,19 @@ cdef extern from "Python.h":
     void Py_DECREF(PyObject* o)
 
 
+cdef extern from *:
+    """
+    /* A debug build of Python (Py_REF_DEBUG) also counts every Py_INCREF in a total of the
+       interpreter's, which needs the GIL: there, boggle_words fills its objects holding it. */
+    #ifdef Py_REF_DEBUG
+    #define LEXFORGE_FILL_WITHOUT_GIL 0
+    #else
+    #define LEXFORGE_FILL_WITHOUT_GIL 1
+    #endif
+    """
+    bint FILL_WITHOUT_GIL "LEXFORGE_FILL_WITHOUT_GIL"
+
+
 cdef extern from "Python.h" nogil:
     PyObject** tuple_items "PySequence_Fast_ITEMS"(PyObject* o)
     void incref "Py_INCREF"(PyObject* o)
@@ -793,6 +809,7 @@ cdef int fit_chunk(Chunk* chunk, Py_ssize_t most_cells, Py_ssize_t width, Py_ssi
     chunk.most_cells = max(most_cells, chunk.most_cells)
     chunk.width = max(width, chunk.width)
     free_buffers(&chunk.buffers)
+    memset(&chunk.buffers, 0, sizeof(Buffers))  # nothing left for boggle_words to free again
     free(chunk.path)
     chunk.path = <int64_t*>malloc(chunk.most_cells * sizeof(int64_t))
     if chunk.path == NULL:

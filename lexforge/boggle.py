@@ -171,7 +171,8 @@ class _Stretches:
 
     def run(self, work: Callable[[], T]) -> list[T]:
         """``work()`` on each thread (in this one when there is one), each taking stretches
-        until none is left; their results. A failing thread stops the others' stretches."""
+        until none is left; their results. A failing thread, or an interrupt while waiting
+        for them, stops the others' stretches."""
         if self.workers == 1:
             return [work()]
 
@@ -179,13 +180,20 @@ class _Stretches:
             try:
                 return work()
             except BaseException:
-                with self._lock:
-                    self._starts = iter(())
+                self._stop()
                 raise
 
         with ThreadPoolExecutor(max_workers=self.workers) as pool:
             futures = [pool.submit(guarded) for _ in range(self.workers)]
-            return [future.result() for future in futures]
+            try:
+                return [future.result() for future in futures]
+            finally:
+                self._stop()
+
+    def _stop(self) -> None:
+        """Hand out no more stretches."""
+        with self._lock:
+            self._starts = iter(())
 
 
 def score_batch(
@@ -323,7 +331,7 @@ def encode_boards(lexicon: Lexicon, grids: list[Grid], adjacency: int) -> Boards
     kinds = set(sizes)
     if len(kinds) == 1:  # all boards alike: one neighbour table, repeated
         nbr, count = _neighbour_table(_shape(*kinds.pop()), adjacency)  # shared by every board
-        board_start = np.arange(len(grids) + 1) * len(board_cells[0]) if grids else np.zeros(1)
+        board_start = np.arange(len(grids) + 1) * len(board_cells[0])
     else:
         tables = {kind: _neighbour_table(_shape(*kind), adjacency) for kind in kinds}
         width = max(table.shape[1] for table, _ in tables.values())
@@ -359,7 +367,6 @@ def _letter_table(alphabet: str, keep: bool) -> dict[int, int | None]:
     return {ord(letter): i if keep else None for letter, i in _letter_index(alphabet).items()}
 
 
-@lru_cache(maxsize=16)
 @lru_cache(maxsize=16)
 def _letter_chars(alphabet: str) -> np.ndarray:
     """The code point of each graph letter, for the 64 letter indices a board may hold (those

@@ -185,6 +185,16 @@ def test_letter_outside_the_alphabet_is_a_user_error():
         boggle.solve(small_lexicon("es"), grid)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_letter_outside_the_alphabet_deep_in_a_batch_is_a_user_error(threads):
+    """The board is met in a later stretch by one of the threads: the batch raises the error."""
+    good = Grid.from_rows([["A", "B"], ["C", "D"]])
+    grids = [good] * 1000 + [Grid.from_rows([["A", "Ñ"], ["C", "D"]])] + [good] * 1000
+    for batch in (boggle.solve_batch, boggle.score_batch):
+        with pytest.raises(UserError, match="letter 'Ñ' is not in the alphabet"):
+            batch(small_lexicon("es"), grids, threads=threads)
+
+
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_fast_path_matches_both_oracles(code):
     lex = small_lexicon(code)
