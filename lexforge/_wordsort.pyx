@@ -13,11 +13,10 @@ from libc.string cimport memchr, memcpy
 cdef extern from "Python.h":
     bint PyUnicode_CheckExact(object o)
     Py_ssize_t PyUnicode_GET_LENGTH(PyObject* text) nogil
-    int PyUnicode_KIND(object text)
     int PyUnicode_1BYTE_KIND
     int PyUnicode_2BYTE_KIND
     uint8_t* PyUnicode_1BYTE_DATA(PyObject* text) nogil
-    int PyUnicode_KIND_OF "PyUnicode_KIND"(PyObject* text) nogil
+    int PyUnicode_KIND(PyObject* text) nogil
     void* PyUnicode_DATA(PyObject* text) nogil
     uint32_t PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil  # a code point
     object PyList_New(Py_ssize_t size)
@@ -72,7 +71,7 @@ cdef inline uint64_t key_at(PyObject* word, Py_ssize_t depth, int bits) noexcept
             if depth + j < length:
                 key |= data[depth + j]
         return key
-    kind = PyUnicode_KIND_OF(word)
+    kind = PyUnicode_KIND(word)
     any_data = PyUnicode_DATA(word)
     for j in range(4):
         key <<= 16
@@ -169,7 +168,7 @@ def sort_words(list words not None):
             word = items[i]
             if not PyUnicode_CheckExact(<object>word):
                 return sorted(words)
-            kind = PyUnicode_KIND(<object>word)
+            kind = PyUnicode_KIND(word)
             if kind == PyUnicode_2BYTE_KIND:
                 bits = 16
             elif kind != PyUnicode_1BYTE_KIND:

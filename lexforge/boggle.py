@@ -56,6 +56,7 @@ class BoggleWord:
 
 W = TypeVar("W")  # a result class of ``found_words``
 T = TypeVar("T")  # what a thread of a batch returns
+R = TypeVar("R")  # a batch's result for one board
 
 
 def boggle_score(word: str) -> int:
@@ -111,17 +112,15 @@ def solve_batch(
     the cells of a partial path as the bits of one 64-bit word.
     """
     if not _fit_the_batch(grids):
-        large = {i for i, grid in enumerate(grids) if len(grid.cells) > BATCH_MAX_CELLS}
-        small = [grid for i, grid in enumerate(grids) if i not in large]
-        batch = iter(
-            solve_batch(lexicon, small, min_length=min_length, adjacency=adjacency, threads=threads)
+        return _large_apart(
+            grids,
+            lambda small: solve_batch(
+                lexicon, small, min_length=min_length, adjacency=adjacency, threads=threads
+            ),
+            lambda grid: tuple(
+                w.word for w in solve(lexicon, grid, min_length=min_length, adjacency=adjacency)
+            ),
         )
-        return [
-            tuple(w.word for w in solve(lexicon, grid, min_length=min_length, adjacency=adjacency))
-            if i in large
-            else next(batch)
-            for i, grid in enumerate(grids)
-        ]
     letter_chars = _letter_chars(lexicon.language.alphabet)
     stretches = _Stretches(len(grids), threads)
 
@@ -129,8 +128,7 @@ def solve_batch(
         bounds = stretches.take()
         if bounds is None:
             return None
-        lo, hi = bounds
-        return lo, encode_boards(lexicon, grids[lo:hi], adjacency).chunk(0, hi - lo)
+        return bounds[0], _encoded(lexicon, grids, adjacency, *bounds)
 
     def work() -> tuple[list[int], list[tuple[str, ...]]]:
         return boggle_words(lexicon.graph, next_stretch, min_length, letter_chars)
@@ -209,23 +207,36 @@ def score_batch(
     Boards of more than ``BATCH_MAX_CELLS`` cells are scored from ``solve``'s words.
     """
     if not _fit_the_batch(grids):
-        large = [len(grid.cells) > BATCH_MAX_CELLS for grid in grids]
-        small = [grid for grid, big in zip(grids, large, strict=True) if not big]
-        scored = iter(
-            score_batch(lexicon, small, min_length=min_length, adjacency=adjacency, threads=threads)
+        return _large_apart(
+            grids,
+            lambda small: score_batch(
+                lexicon, small, min_length=min_length, adjacency=adjacency, threads=threads
+            ),
+            lambda grid: _scored(solve(lexicon, grid, min_length=min_length, adjacency=adjacency)),
         )
-        return [
-            _scored(solve(lexicon, grid, min_length=min_length, adjacency=adjacency))
-            if big
-            else next(scored)
-            for grid, big in zip(grids, large, strict=True)
-        ]
 
     def arrays(lo: int, hi: int) -> tuple[np.ndarray, ...]:
-        return encode_boards(lexicon, grids[lo:hi], adjacency).chunk(0, hi - lo)
+        return _encoded(lexicon, grids, adjacency, lo, hi)
 
     totals, counts = _scores(lexicon, len(grids), arrays, min_length, threads)
     return list(zip(totals.tolist(), counts.tolist(), strict=True))
+
+
+def _large_apart(
+    grids: list[Grid], batch: Callable[[list[Grid]], list[R]], one: Callable[[Grid], R]
+) -> list[R]:
+    """``batch`` of the grids of at most ``BATCH_MAX_CELLS`` cells, ``one`` of each larger
+    grid (the batch search keeps a path's cells as the bits of one 64-bit word); in order."""
+    large = [len(grid.cells) > BATCH_MAX_CELLS for grid in grids]
+    batched = iter(batch([grid for grid, big in zip(grids, large, strict=True) if not big]))
+    return [one(grid) if big else next(batched) for grid, big in zip(grids, large, strict=True)]
+
+
+def _encoded(
+    lexicon: Lexicon, grids: list[Grid], adjacency: int, lo: int, hi: int
+) -> tuple[np.ndarray, ...]:
+    """The search's arrays of grids ``lo`` to ``hi`` (``Boards.chunk``)."""
+    return encode_boards(lexicon, grids[lo:hi], adjacency).chunk(0, hi - lo)
 
 
 def _scored(words: list[BoggleWord]) -> tuple[int, int]:
