@@ -3,7 +3,11 @@
     .venv/bin/python bench/bench_anagram.py [--lexicon fr] [--runs 30]
 
 - 8-letter racks in-process (the lexicon already open): no joker, one joker, two jokers;
-- a one-shot ``lexforge anagram`` in a fresh process, wall time including interpreter start;
+- a one-shot ``lexforge anagram`` in a fresh process, wall time including interpreter start,
+  taking turns rack by rack with Debian's ``an -w`` on the same words (when installed) and with
+  ``--against``'s lexforge (another installation, e.g. a venv of an older version), so that all
+  see the same moment of a noisy machine; each line gives the words printed per rack (lexforge
+  and ``an -w`` must agree);
 - resident memory of a process with the lexicon open after a query;
 - a one-shot ``lexforge anagram RACK -d WORDLIST`` (the lexicon's ``words.txt`` as a plain list,
   or ``--wordlist FILE``) with an empty cache (read, normalize, compile, cache), then again
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -54,6 +59,9 @@ def main() -> None:
     parser.add_argument("--lexicon", default="fr")
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--wordlist", help="list for the -d case (default: the lexicon's words)")
+    parser.add_argument(
+        "--against", metavar="LEXFORGE", help="another lexforge command, timed in turn with this"
+    )
     args = parser.parse_args()
     lexicon = Lexicon.open(args.lexicon)
     print(f"lexicon {args.lexicon}: {len(lexicon):,} words")
@@ -68,27 +76,54 @@ def main() -> None:
             f"({found / args.runs:.0f} words per rack)"
         )
     print(f"resident memory with the lexicon open: {rss_mb():.0f} MB")
-    walls = []
-    for rack in racks(lexicon, max(5, args.runs // 3), 0, seed=9):
-        start = time.perf_counter()
-        subprocess.run(
-            [LEXFORGE, "anagram", rack, "--lexicon", args.lexicon],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        walls.append(time.perf_counter() - start)
-    print(
-        f"one-shot `lexforge anagram RACK --lexicon {args.lexicon}` (process start included), "
-        f"{len(walls)} runs: {median_ms(walls)}"
-    )
+    bench_one_shot(lexicon, args.lexicon, args.against, racks(lexicon, args.runs, 0, seed=9))
     wordlist = args.wordlist or str(lexicon.path / "words.txt")
     bench_wordlist(wordlist, lexicon.language.code, racks(lexicon, max(5, args.runs // 3), 0, 7))
+
+
+#: Python's bytecode cache on, as an installed package has it (without it every start compiles
+#: the modules again: about 30 ms).
+ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def bench_one_shot(lexicon: Lexicon, name: str, against: str | None, rack_list: list[str]) -> None:
+    """One-shot rack queries: each rack runs every command in turn (after one untimed round that
+    fills the bytecode cache)."""
+    commands = {"lexforge": [LEXFORGE, "anagram", "{}", "--lexicon", name]}
+    if against:
+        commands["--against"] = [against, "anagram", "{}", "--lexicon", name]
+    an = shutil.which("an") or shutil.which("an", path="/usr/games")
+    with tempfile.TemporaryDirectory() as folder:
+        if an:
+            words = Path(folder, "words.txt")
+            words.write_text((lexicon.path / "words.txt").read_text(encoding="utf-8").lower())
+            commands["an -w"] = [an, "-w", "-d", str(words), "{}"]
+        walls: dict[str, list[float]] = {label: [] for label in commands}
+        printed: dict[str, int] = dict.fromkeys(commands, 0)
+        for rack in [rack_list[0], *rack_list]:
+            for label, command in commands.items():
+                text = rack.lower() if label == "an -w" else rack
+                start = time.perf_counter()
+                done = subprocess.run(
+                    [text if part == "{}" else part for part in command],
+                    check=True,
+                    capture_output=True,
+                    env=ENVIRONMENT,
+                )
+                walls[label].append(time.perf_counter() - start)
+                printed[label] += done.stdout.count(b"\n")
+    for label, times in walls.items():
+        per_rack = printed[label] / len(times)
+        print(
+            f"one-shot rack query, {label} (process start included), {len(times) - 1} racks: "
+            f"{median_ms(times[1:])} ({per_rack:.0f} words per rack)"
+        )
 
 
 def bench_wordlist(wordlist: str, language: str, rack_list: list[str]) -> None:
     """One-shot ``-d`` queries: the first fills an empty cache, the others map it."""
     with tempfile.TemporaryDirectory() as cache:
-        environment = {**os.environ, "LEXFORGE_CACHE": cache}
+        environment = {**ENVIRONMENT, "LEXFORGE_CACHE": cache}
         walls = []
         for rack in rack_list:
             start = time.perf_counter()

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections import Counter
+from collections import Counter, namedtuple
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
-from typing import NamedTuple
 
 from lexforge._rack import rack_keys, rack_matches
 from lexforge.errors import UserError, excerpt
@@ -32,24 +31,26 @@ MAX_JOKERS = 3  # each joker multiplies the search by the alphabet size; 4 gives
 SORT_KEYS = ("alpha", "length", "score")  # in the order of lexforge._rack's sort codes
 
 
-class Rack(NamedTuple):
-    """A parsed rack: letter counts and the number of jokers."""
+# The records of a rack query are collections' named tuples, not typing's: importing typing took
+# about a twelfth of a one-shot query.
 
-    letters: Counter[str]
-    jokers: int
+
+class Rack(namedtuple("Rack", ["letters", "jokers"])):
+    """A parsed rack: ``letters`` (a ``Counter[str]`` of letter counts) and ``jokers`` (int)."""
+
+    __slots__ = ()
 
     @property
     def size(self) -> int:
         return sum(self.letters.values()) + self.jokers
 
 
-class Match(NamedTuple):
-    """A word found, with the letters jokers stand for shown in lowercase, and its score
-    (a named tuple: racks find thousands, and a tuple is the cheapest object to make)."""
+class Match(namedtuple("Match", ["word", "shown", "score"])):
+    """A word found (``word``, str), with the letters jokers stand for shown in lowercase
+    (``shown``, str), and its score (``score``, int); a named tuple: racks find thousands, and
+    a tuple is the cheapest object to make."""
 
-    word: str
-    shown: str
-    score: int
+    __slots__ = ()
 
 
 def parse_rack(
@@ -93,14 +94,12 @@ def show_jokers(word: str, jokers: str) -> str:
     return word
 
 
-class _LetterTables(NamedTuple):
-    """Per letter of the graph's order (lexforge.graph's: code-point order): its tile value and
-    its UTF-8 forms, upper- and lowercase, as the compiled search takes them."""
+class _LetterTables(namedtuple("_LetterTables", ["order", "values", "upper", "lower"])):
+    """Per letter of the graph's order (``order``, str; lexforge.graph's: code-point order):
+    its tile value (``values``, an ``array``) and its UTF-8 forms, upper- and lowercase
+    (``upper``, ``lower``: tuples of bytes), as the compiled search takes them."""
 
-    order: str
-    values: array
-    upper: tuple[bytes, ...]
-    lower: tuple[bytes, ...]
+    __slots__ = ()
 
 
 @lru_cache(maxsize=64)

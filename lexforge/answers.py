@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from lexforge.lexicon import Lexicon
 from lexforge.output import Answer
 
+TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
 if TYPE_CHECKING:
     from lexforge.game import Result, Standing
     from lexforge.grid import Grid

@@ -23,12 +23,15 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
 
 from lexforge.errors import UserError, excerpt, one_line, report_user_errors
 from lexforge.lexicon import Lexicon
 from lexforge.output import FORMATS, Answer, format_path, write
 from lexforge.paths import exists_safely
+
+TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn, TextIO
 
 LIST_FORMATS = ("ods", "dict", "freelang", "aspell", "hunspell")
 MAX_LENGTH_OPTION = 999  # word lengths: no language comes near; keeps C ints from overflowing
@@ -736,8 +739,36 @@ def cmd_completion(args: argparse.Namespace) -> None:
     sys.stdout.write(completion_script(build_parser(), args.shell))
 
 
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``: ``$COLUMNS`` if a positive number, else the width
+    of the terminal on standard output, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, as wide as the terminal, sized without ``shutil``: argparse
+    makes one for every option it is given, and importing shutil (with its archive modules)
+    for that took about 5 % of a one-shot rack query."""
+
+    def __init__(self, prog: str, *args: Any, width: int | None = None, **kwargs: Any) -> None:
+        width = terminal_columns() - 2 if width is None else width
+        super().__init__(prog, *args, width=width, **kwargs)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with its errors as one ``lexforge: ...`` line and exit status 1."""
+
+    def __init__(self, *args: Any, formatter_class: type = Formatter, **kwargs: Any) -> None:
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("lexforge").strip()
@@ -820,7 +851,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         names.append(name)
         return Unbuilt() if only not in (None, name) else commands.add_parser(name, **kwargs)
 
-    lexicon_options = argparse.ArgumentParser(add_help=False)
+    lexicon_options = Parser(add_help=False)
     group = lexicon_options.add_argument_group("lexicon")
     group.add_argument(
         "--lexicon",

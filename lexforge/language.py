@@ -12,9 +12,12 @@ import json
 import re
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
 
 from lexforge.errors import UserError, excerpt
+
+TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Where a repository checkout keeps languages it adds; looked in before the shipped ones.
 LOCAL_LANGUAGES = Path("config/languages")

@@ -9,23 +9,22 @@ the letter graphs are memory-mapped on first use.
 
 from __future__ import annotations
 
-import ast
 import json
 import mmap
 import os
+import re
 from array import array
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-import marisa_trie
 
 from lexforge.errors import UserError, excerpt
 from lexforge.language import Language
 from lexforge.paths import build_command, find_lexicon_dir
 
+TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
 if TYPE_CHECKING:
+    import marisa_trie
     import numpy as np
 
 ANAGRAM_GRAPH_FILE = "anagram-graph.npy"
@@ -36,12 +35,22 @@ TRIE_FILES = ("words.marisa",)
 ANAGRAM_CLASSES_FILE = "anagram-classes.npy"
 WORD_SOURCES_FILE = "word-sources.npy"  # per word id: bitmask of the sources that have it
 SOURCE_NAMES_FILE = "sources.json"  # the source names, in bit order
-_NPY_UNSIGNED = {"|u1": ("B", 1), "<u2": ("H", 2), "<u4": ("I", 4), "<u8": ("Q", 8)}
+# The unsigned dtypes of a .npy header (their repr, quotes included): memoryview code and size.
+_NPY_UNSIGNED = {"'|u1'": ("B", 1), "'<u2'": ("H", 2), "'<u4'": ("I", 4), "'<u8'": ("Q", 8)}
+#: A version-1 ``.npy`` header as numpy writes one: its dict's keys sorted, each value's repr,
+#: spaces and a newline to pad. Read with this rather than ``ast``, whose import took about 5 %
+#: of a one-shot rack query.
+_NPY_HEADER = re.compile(
+    r"\{'descr': (?P<descr>.+), 'fortran_order': (?P<fortran_order>False|True), "
+    r"'shape': \((?P<shape>(?:\d+, ?)*\d*)\), \} *\n"
+)
 
 
 def word_trie(words: Iterable[str]) -> marisa_trie.Trie:
     """The trie of ``words`` as a lexicon holds it (``words.marisa``): its nodes in label order,
     so that iterating it gives the words in UTF-8 byte order, which is code-point order."""
+    import marisa_trie
+
     return marisa_trie.Trie(words, order=marisa_trie.LABEL_ORDER)
 
 
@@ -67,19 +76,23 @@ def anagram_class_offsets(lines: Iterable[str]) -> array:
 
 
 class Lexicon:
-    """Words, anagram index and letter graph of one lexicon, with its language."""
+    """Words, anagram index and letter graph of one lexicon, with its language.
+
+    A built lexicon maps each part on first use, its words' trie too: a rack query reads only
+    the anagram index, and opening the trie (with importing marisa) took 5 % of one."""
 
     def __init__(
         self,
         name: str,
         language: Language,
-        words: marisa_trie.Trie,
+        words: marisa_trie.Trie | None = None,
         path: Path | None = None,
     ) -> None:
         self.name = name
         self.language = language
-        self.words = words
         self.path = path
+        if words is not None:
+            self.words = words  # else the ``words`` property maps the trie of ``path``
 
     @classmethod
     def open(cls, spec: str | Path) -> Lexicon:
@@ -95,24 +108,32 @@ class Lexicon:
                 f"{path}: incomplete lexicon (missing {', '.join(missing)}); "
                 f"rebuild it with: {build_command(found.name)}"
             )
-        language = Language.from_lexicon(path / "language.json")
-        # marisa reads a trie with a changed byte without complaint, and may answer otherwise
+        return cls(found.name, Language.from_lexicon(path / "language.json"), path=path)
+
+    @cached_property
+    def words(self) -> marisa_trie.Trie:
+        """The words' trie: ``words.marisa`` of a built lexicon, mapped once it is found to
+        have the manifest's sha256 (marisa reads a trie with a changed byte without complaint,
+        and may answer otherwise)."""
+        import marisa_trie
+
         from lexforge.verify import changed_since_certified
 
-        damaged = changed_since_certified(path, TRIE_FILES)
+        assert self.path is not None
+        damaged = changed_since_certified(self.path, TRIE_FILES)
         if damaged:
             raise UserError(
-                f"{path / damaged[0]}: damaged trie (differs from manifest.json); rebuild it "
-                f"with: {build_command(found.name)}"
+                f"{self.path / damaged[0]}: damaged trie (differs from manifest.json); rebuild "
+                f"it with: {build_command(self.name)}"
             )
         words = marisa_trie.Trie()
         try:
-            words.mmap(str(path / "words.marisa"))
+            words.mmap(str(self.path / "words.marisa"))
         except Exception as error:  # marisa raises plain RuntimeError/Exception on bad files
             raise UserError(
-                f"{path}: corrupted trie ({error}); check it with: lexforge verify"
+                f"{self.path}: corrupted trie ({error}); check it with: lexforge verify"
             ) from None
-        return cls(found.name, language, words, path)
+        return words
 
     @classmethod
     def from_words(cls, words: Iterable[str], language: Language, name: str = "memory") -> Lexicon:
@@ -126,7 +147,7 @@ class Lexicon:
 
         if self.path is not None and (self.path / graph.GRAPH_FILE).is_file():
             nodes = graph.load_graph(self.path / graph.GRAPH_FILE)
-            self._check(nodes.view("<u8"), self.path / graph.GRAPH_FILE, len(self.words))
+            self._certify(nodes.view("<u8"), graph.GRAPH_FILE, len(self.words))
             return nodes
         return graph.build_graph(self.words, self.language.alphabet)
 
@@ -140,7 +161,7 @@ class Lexicon:
         """
         if self.path is not None and (self.path / ANAGRAM_GRAPH_FILE).is_file():
             nodes = map_node_array(self.path / ANAGRAM_GRAPH_FILE)
-            return self._check(nodes, self.path / ANAGRAM_GRAPH_FILE, -1)
+            return self._certify(nodes, ANAGRAM_GRAPH_FILE, -1)
         from lexforge import graph
 
         keys = sorted({anagram_key(word) for word in self.words.iterkeys()})
@@ -192,21 +213,31 @@ class Lexicon:
 
         if self.path is not None and (self.path / graph.GRAPH_FILE).is_file():
             nodes = map_node_array(self.path / graph.GRAPH_FILE)
-            return self._check(nodes, self.path / graph.GRAPH_FILE, len(self.words))
+            return self._certify(nodes, graph.GRAPH_FILE, len(self.words))
         return node_words(self.graph)
 
-    def _check(self, nodes: memoryview | np.ndarray, path: Path, n_ids: int) -> memoryview:
-        """``nodes`` (64-bit words) if the graph is sound (see ``lexforge._nodecheck``) for this
-        lexicon's words (``n_ids`` of them; -1: any number) and alphabet; UserError otherwise."""
-        from lexforge._nodecheck import check_nodes
+    def _certify(self, nodes: memoryview | np.ndarray, name: str, n_ids: int) -> memoryview:
+        """``nodes`` (64-bit words), the graph mapped from file ``name``, if it is sound for this
+        lexicon's words (``n_ids`` of them; -1: any number) and alphabet (see
+        ``lexforge._nodecheck``) and has the manifest's sha256; UserError otherwise.
 
-        letters = len(set(self.language.alphabet))
-        problem = check_nodes(nodes, n_ids, letters)
-        if problem is not None:
-            raise UserError(
-                f"{path}: damaged letter graph ({problem}); rebuild the lexicon "
-                "(lexforge verify names the step)"
-            )
+        Both are checked once per file version (lexforge.verify.changed_since_certified): the
+        check reads every node, which took about a tenth of a one-shot rack query."""
+        from lexforge.verify import changed_since_certified
+
+        assert self.path is not None
+        path = self.path / name
+        advice = "rebuild the lexicon (lexforge verify names the step)"
+
+        def check(_: Path) -> None:
+            from lexforge._nodecheck import check_nodes
+
+            problem = check_nodes(nodes, n_ids, len(set(self.language.alphabet)))
+            if problem is not None:
+                raise UserError(f"{path}: damaged letter graph ({problem}); {advice}")
+
+        if changed_since_certified(self.path, (name,), check):
+            raise UserError(f"{path}: damaged letter graph (differs from manifest.json); {advice}")
         return nodes
 
     def sources_of(self, word: str) -> list[str] | None:
@@ -286,25 +317,30 @@ def node_words(nodes: np.ndarray) -> memoryview:
     return memoryview(nodes.view("<u8").ravel()).cast("B").cast("Q")
 
 
-def _map_npy(path: Path) -> tuple[dict, memoryview]:
-    """The header and the data of a version-1 ``.npy`` file, mapped, without numpy."""
+def _map_npy(path: Path) -> tuple[str, bool, tuple[int, ...], memoryview]:
+    """The dtype (its repr, as the header holds it), Fortran order and shape of a version-1
+    ``.npy`` file, and its data, mapped, without numpy."""
     with open(path, "rb") as handle:
         mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     if mapped[:6] != b"\x93NUMPY" or mapped[6] != 1:
         raise ValueError("not a version-1 .npy file")
     header_length = int.from_bytes(mapped[8:10], "little")
-    header = ast.literal_eval(mapped[10 : 10 + header_length].decode("latin-1"))
-    return header, memoryview(mapped)[10 + header_length :]
+    header = _NPY_HEADER.fullmatch(mapped[10 : 10 + header_length].decode("latin-1"))
+    if header is None:
+        raise ValueError("unreadable .npy header")
+    shape = tuple(int(side) for side in header["shape"].split(",") if side.strip())
+    data = memoryview(mapped)[10 + header_length :]
+    return header["descr"], header["fortran_order"] == "True", shape, data
 
 
 def map_vector(path: Path) -> memoryview:
     """Memory-map a one-dimensional ``.npy`` array of unsigned integers, without numpy."""
     try:
-        header, data = _map_npy(path)
-        code, size = _NPY_UNSIGNED[header["descr"]]
-        if len(header["shape"]) != 1 or len(data) != size * header["shape"][0]:
+        descr, _, shape, data = _map_npy(path)
+        code, size = _NPY_UNSIGNED[descr]
+        if len(shape) != 1 or len(data) != size * shape[0]:
             raise ValueError("unexpected shape or size")
-    except (OSError, ValueError, SyntaxError, KeyError, IndexError, TypeError) as error:
+    except (OSError, ValueError, KeyError, IndexError) as error:
         raise UserError(
             f"{path}: corrupted array ({excerpt(str(error))}); check it with: lexforge verify"
         ) from None
@@ -322,12 +358,12 @@ def _map_bytes(path: Path) -> bytes | mmap.mmap:
 def map_node_array(path: Path) -> memoryview:
     """Memory-map a ``.npy`` node array (lexforge.graph layout) as 64-bit words, without numpy."""
     try:
-        header, data = _map_npy(path)
-        if header["descr"] != NODE_DESCR or header["fortran_order"]:
-            raise ValueError(f"unexpected layout {header['descr']}")
-        if len(data) != 16 * header["shape"][0]:
+        descr, fortran_order, shape, data = _map_npy(path)
+        if descr != repr(NODE_DESCR) or fortran_order or len(shape) != 1:
+            raise ValueError(f"unexpected layout {descr}")
+        if len(data) != 16 * shape[0]:
             raise ValueError("truncated")
-    except (OSError, ValueError, SyntaxError, KeyError, IndexError, TypeError) as error:
+    except (OSError, ValueError, IndexError) as error:
         raise UserError(
             f"{path}: corrupted node array ({excerpt(str(error))}); check it with: lexforge verify"
         ) from None

@@ -21,7 +21,10 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from json.encoder import encode_basestring
-from typing import Any, TextIO
+
+TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 SCHEMA = "lexforge/1"
 FORMATS = ("text", "json", "jsonl", "tsv")

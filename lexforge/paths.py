@@ -5,15 +5,17 @@ path: the directories of ``$LEXFORGE_PATH`` (``os.pathsep``-separated), then the
 directory (``platformdirs.user_data_dir("lexforge")/lexicons``, where ``lexforge install`` puts
 bundles), then ``./build`` (a repository checkout's own builds). ``-d WORDLIST`` caches its
 compiled lexicons in ``$LEXFORGE_CACHE``, else ``platformdirs.user_cache_dir("lexforge")``.
+On Linux both user directories are read here by platformdirs' own XDG rule (see ``user_dir``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
+from collections import namedtuple
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
 
 from lexforge.errors import UserError, excerpt
 
@@ -23,20 +25,44 @@ BUILD_DIR = Path("build")
 MANIFEST = "manifest.json"
 
 
+APP_NAME = "lexforge"
+#: The XDG variable of each user directory and its default under the home directory.
+XDG_HOMES = {"data": ("XDG_DATA_HOME", "~/.local/share"), "cache": ("XDG_CACHE_HOME", "~/.cache")}
+
+
 def data_dir() -> Path:
     """Where ``lexforge install`` puts lexicons (``<user data dir>/lexforge/lexicons``)."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("lexforge")) / "lexicons"
+    return user_dir("data") / "lexicons"
 
 
 def cache_dir() -> Path:
     """Where ``-d WORDLIST`` keeps compiled lexicons: ``$LEXFORGE_CACHE`` or the user cache."""
     if os.environ.get(CACHE_VARIABLE):
         return Path(os.environ[CACHE_VARIABLE])
+    return user_dir("cache")
+
+
+def user_dir(kind: str) -> Path:
+    """``platformdirs.user_<kind>_dir("lexforge")`` (``kind``: data or cache).
+
+    On Linux, platformdirs follows the XDG rule: the variable if it holds an absolute path, else
+    the default under ``$HOME`` (or the password database's home when ``$HOME`` is unset). That
+    plain case is read here, because importing platformdirs (with ``tempfile``, ``shutil`` and
+    ``random``) took about a sixth of a one-shot query. Any other case (a relative ``$HOME``,
+    Android, macOS, Windows) asks platformdirs. tests/test_paths.py holds both to one answer.
+    """
+    variable, default = XDG_HOMES[kind]
+    home = os.environ.get("HOME")
+    android = hasattr(sys, "getandroidapilevel") or "ANDROID_DATA" in os.environ
+    if sys.platform == "linux" and not android and (home is None or os.path.isabs(home)):
+        base = os.environ.get(variable, "")
+        if not os.path.isabs(base):
+            base = os.path.expanduser(default)
+        if os.path.isabs(base):
+            return Path(base, APP_NAME)
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("lexforge"))
+    return Path(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME))
 
 
 def build_command(name: str) -> str:
@@ -90,15 +116,16 @@ def exists_safely(path: Path, test: Callable[[Path], bool]) -> bool:
         return False
 
 
-class FoundLexicon(NamedTuple):
-    """One lexicon on the search path, as its manifest describes it."""
+class FoundLexicon(
+    namedtuple("FoundLexicon", ["name", "language", "words", "version", "path", "shadowed"])
+):
+    """One lexicon on the search path, as its manifest describes it: ``name``, ``language``,
+    ``words`` (how many), ``version`` and ``path``; ``shadowed`` (bool): an earlier directory
+    on the search path has a lexicon of the same name. (A collections named tuple, not typing's:
+    the search path is on every query's way, and importing typing took about a twelfth of one.)
+    """
 
-    name: str
-    language: str
-    words: int
-    version: str
-    path: Path
-    shadowed: bool  # an earlier directory on the search path has a lexicon of the same name
+    __slots__ = ()
 
 
 def list_lexicons() -> list[FoundLexicon]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from lexforge.errors import excerpt
@@ -101,47 +102,64 @@ REMEMBERED = 256
 CERTIFIED_CACHE = "certified.json"
 
 
-def changed_since_certified(folder: Path, names: tuple[str, ...]) -> list[str]:
+def changed_since_certified(
+    folder: Path, names: tuple[str, ...], check: Callable[[Path], None] | None = None
+) -> list[str]:
     """Those of ``names`` whose sha256 differs from what ``folder``'s manifest lists.
 
     Each file version (path, size, modification time, inode) is hashed once: once it matched,
     it is remembered in ``<cache dir>/certified.json`` and later calls only ``stat`` it (a
     fraction of a millisecond, where hashing Italian's tries takes about 20 ms). A folder
     without a readable manifest, or a file it does not list, cannot be checked and is not
-    reported."""
-    listed = _listed_hashes(folder)
-    if listed is None:
-        return []
-    cache_file = cache_dir() / CERTIFIED_CACHE
-    try:
-        remembered = json.loads(cache_file.read_bytes())
-        if not isinstance(remembered, dict):
-            remembered = {}
-    except (OSError, ValueError):
-        remembered = {}
+    reported.
+
+    ``check`` (which raises UserError for a file it refuses) runs on every version that is not
+    remembered as checked by it, before the hash: on an unlisted file, every time."""
+    listed = _listed_hashes(folder) or {}
+    remembered = _remembered() if any(name in listed for name in names) else {}
     changed, learned = [], {}
     for name in names:
-        if name not in listed:
-            continue
         path = folder / name
+        if name not in listed:
+            if check is not None:
+                check(path)
+            continue
         stat = path.stat()
         version = f"{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
+        if check is not None:
+            version += ":checked"  # not the key of the same version only hashed
         if remembered.get(version) == listed[name]:
             continue
+        if check is not None:
+            check(path)
         if sha256_file(path) != listed[name]:
             changed.append(name)
         else:
             learned[version] = listed[name]
     if learned:
-        from lexforge.atomic import atomic_open
-
-        kept = list(remembered.items())[-(REMEMBERED - len(learned)) :]
-        try:
-            with atomic_open(cache_file) as out:
-                json.dump(dict([*kept, *learned.items()]), out)
-        except OSError:
-            pass  # a read-only cache: the files are hashed again next time
+        _remember(remembered, learned)
     return changed
+
+
+def _remembered() -> dict:
+    """The file versions ``changed_since_certified`` remembers, with their sha256."""
+    try:
+        remembered = json.loads((cache_dir() / CERTIFIED_CACHE).read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return remembered if isinstance(remembered, dict) else {}
+
+
+def _remember(remembered: dict, learned: dict) -> None:
+    """Add ``learned`` versions to the remembered ones, keeping the last ``REMEMBERED``."""
+    from lexforge.atomic import atomic_open
+
+    kept = list(remembered.items())[-(REMEMBERED - len(learned)) :]
+    try:
+        with atomic_open(cache_dir() / CERTIFIED_CACHE) as out:
+            json.dump(dict([*kept, *learned.items()]), out)
+    except OSError:
+        pass  # a read-only cache: the files are hashed again next time
 
 
 def check_artifacts(folder: Path, entries: list[tuple[str, int, str]]) -> list[str]:

@@ -2,12 +2,14 @@
 
 A small lexicon is compiled into a temporary directory by the pipeline's own functions, then one
 artifact at a time is damaged (a byte changed anywhere, truncated, replaced by garbage) and every
-search is run on it. The letter graphs are checked once at load (lexforge._nodecheck), so every
-single-byte change in a graph's nodes must be refused, never answered differently or crashed on.
+search is run on it. The letter graphs are checked at load (lexforge._nodecheck), so every
+single-byte change in a graph's nodes must be refused, never answered differently or crashed on,
+even where the manifest does not list the graph (with it, the sha256 refuses a change as well).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import shutil
@@ -104,7 +106,58 @@ def test_every_changed_node_byte_is_refused(pristine, tmp_path, name):
             return data
 
         copy = _damaged_copy(folder, tmp_path / f"{case}", name, damage)
+        _unlist(copy, name)  # the structural check alone must refuse it
         assert _outcome(copy, expected) == "refused", (name, offset, flip)
+
+
+def _unlist(folder: Path, name: str) -> None:
+    """Drop artifact ``name`` from ``folder``'s manifest."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["artifacts"] = [a for a in manifest["artifacts"] if a["name"] != name]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def _graph_checks(folder: Path, monkeypatch) -> int:
+    """How many times opening ``folder`` and reading its three graph views checks a graph."""
+    from lexforge import _nodecheck
+
+    calls = []
+    check = _nodecheck.check_nodes
+    monkeypatch.setattr(_nodecheck, "check_nodes", lambda *a: calls.append(a) or check(*a))
+    lexicon = Lexicon.open(folder)
+    lexicon.graph, lexicon.word_nodes, lexicon.anagram_nodes  # noqa: B018 (mapped and checked)
+    monkeypatch.setattr(_nodecheck, "check_nodes", check)
+    return len(calls)
+
+
+def test_graphs_are_checked_once_per_file_version(pristine, tmp_path, monkeypatch):
+    """The check reads every node (a tenth of a one-shot rack query): it runs on a version
+    not yet checked, then is remembered with the sha256, as tries are; not for a version that
+    was only hashed, nor for a graph the manifest does not list."""
+    from lexforge.verify import changed_since_certified
+
+    folder = shutil.copytree(pristine[0], tmp_path / "lexicon")
+    changed_since_certified(folder, NODE_FILES)  # hashed and remembered, without the check
+    assert _graph_checks(folder, monkeypatch) == 2  # graph.npy (two views) and anagram-graph.npy
+    assert _graph_checks(folder, monkeypatch) == 0
+    graph = folder / "anagram-graph.npy"
+    graph.write_bytes(graph.read_bytes())  # a new version of the same bytes
+    assert _graph_checks(folder, monkeypatch) == 1
+    _unlist(folder, "anagram-graph.npy")
+    assert _graph_checks(folder, monkeypatch) == 1
+    assert _graph_checks(folder, monkeypatch) == 1
+
+
+@pytest.mark.parametrize("name", NODE_FILES)
+def test_sound_graph_that_differs_from_the_manifest_is_refused(pristine, tmp_path, name):
+    folder = shutil.copytree(pristine[0], tmp_path / "lexicon")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for artifact in manifest["artifacts"]:
+        if artifact["name"] == name:
+            artifact["sha256"] = "0" * 64
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(UserError, match=f"{name}: damaged letter graph .differs from manifest"):
+        _queries(Lexicon.open(folder))
 
 
 @pytest.mark.parametrize(
@@ -132,7 +185,7 @@ def test_every_changed_byte_of_a_hashed_file_is_refused(pristine, tmp_path, name
 
         copy = _damaged_copy(folder, tmp_path / f"{case}", name, damage)
         with pytest.raises(UserError, match=f"{name}: {problem}"):
-            anagram(Lexicon.open(copy), RACK)
+            _queries(Lexicon.open(copy))
 
 
 @pytest.mark.parametrize(
@@ -161,3 +214,27 @@ def test_damaged_files_give_one_line_or_the_right_answer(pristine, tmp_path, nam
     folder, expected = pristine
     copy = _damaged_copy(folder, tmp_path / "copy", name, damage)
     assert _outcome(copy, expected) in {"refused", "same answer"}
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "fortran"),
+    [
+        ("|u1", (7,), False),
+        ("<u2", (0,), False),
+        ("<u8", (3, 2), True),
+        ("<u4", (), False),
+        ([("mask", "<u8"), ("first", "<i4"), ("word", "<i4")], (5,), False),
+    ],
+)
+def test_npy_headers_read_as_numpy_reads_them(tmp_path, dtype, shape, fortran):
+    """lexforge reads a ``.npy`` header without numpy (or ``ast``); numpy is the oracle."""
+    from lexforge.lexicon import _map_npy
+
+    array = np.zeros(shape, dtype=dtype, order="F" if fortran else "C")
+    np.save(tmp_path / "a.npy", array)
+    with open(tmp_path / "a.npy", "rb") as handle:
+        np.lib.format.read_magic(handle)
+        expected = np.lib.format.read_array_header_1_0(handle)
+    descr, fortran_order, read_shape, data = _map_npy(tmp_path / "a.npy")
+    assert (read_shape, fortran_order, np.dtype(ast.literal_eval(descr))) == expected
+    assert len(data) == array.nbytes
