@@ -6,8 +6,8 @@
 - a one-shot ``lexforge anagram`` in a fresh process, wall time including interpreter start,
   taking turns rack by rack with Debian's ``an -w`` on the same words (when installed) and with
   ``--against``'s lexforge (another installation, e.g. a venv of an older version), so that all
-  see the same moment of a noisy machine; each line gives the words printed per rack (lexforge
-  and ``an -w`` must agree);
+  see the same moment of a noisy machine; each line gives the words printed per rack and on how
+  many racks the words differ from this lexforge's (compared lowercase; all should agree);
 - resident memory of a process with the lexicon open after a query;
 - a one-shot ``lexforge anagram RACK -d WORDLIST`` (the lexicon's ``words.txt`` as a plain list,
   or ``--wordlist FILE``) with an empty cache (read, normalize, compile, cache), then again
@@ -100,7 +100,9 @@ def bench_one_shot(lexicon: Lexicon, name: str, against: str | None, rack_list: 
             commands["an -w"] = [an, "-w", "-d", str(words), "{}"]
         walls: dict[str, list[float]] = {label: [] for label in commands}
         printed: dict[str, int] = dict.fromkeys(commands, 0)
+        differing: dict[str, int] = dict.fromkeys(commands, 0)
         for rack in [rack_list[0], *rack_list]:
+            found = {}
             for label, command in commands.items():
                 text = rack.lower() if label == "an -w" else rack
                 start = time.perf_counter()
@@ -111,12 +113,15 @@ def bench_one_shot(lexicon: Lexicon, name: str, against: str | None, rack_list: 
                     env=ENVIRONMENT,
                 )
                 walls[label].append(time.perf_counter() - start)
-                printed[label] += done.stdout.count(b"\n")
+                found[label] = set(done.stdout.decode("utf-8").lower().split())
+                printed[label] += len(found[label])
+                differing[label] += found[label] != found["lexforge"]
     for label, times in walls.items():
         per_rack = printed[label] / len(times)
         print(
             f"one-shot rack query, {label} (process start included), {len(times) - 1} racks: "
-            f"{median_ms(times[1:])} ({per_rack:.0f} words per rack)"
+            f"{median_ms(times[1:])} ({per_rack:.0f} words per rack; words differ from "
+            f"lexforge's on {differing[label]} racks)"
         )
 
 

@@ -81,6 +81,7 @@ cdef struct Anchor:
 
 cdef struct Gen:
     const uint64_t* nodes
+    int64_t n_nodes
     Dir* dir
     int across, line
     int counts[64]
@@ -104,11 +105,24 @@ cdef struct Gen:
     int64_t rack_best[MAX_SIDE + 1]  # sum of the k highest tile values of the rack
 
 
-cdef inline int64_t child(const uint64_t* nodes, int64_t node, int letter) noexcept nogil:
+cdef inline int64_t next_node_of(
+    const uint64_t* nodes, int64_t n_nodes, int64_t node, uint64_t mask, uint64_t bit
+) noexcept nogil:
+    """The child of ``node`` (its child ``mask``) for the letter of ``bit``; -1 if the graph
+    points outside itself. lexforge.lexicon checks a graph's structure once per file version
+    (lexforge._nodecheck); this bound keeps even a graph damaged since from leading a read
+    outside it, as in the other searches."""
+    cdef int64_t index = <int64_t>(nodes[2 * node + 1] & NO_WORD) + popcount(mask & (bit - 1))
+    return index if <uint64_t>index < <uint64_t>n_nodes else -1
+
+
+cdef inline int64_t child(
+    const uint64_t* nodes, int64_t n_nodes, int64_t node, int letter
+) noexcept nogil:
     cdef uint64_t mask = nodes[2 * node], bit = (<uint64_t>1) << letter
     if mask & bit == 0:
         return -1
-    return <int64_t>(nodes[2 * node + 1] & NO_WORD) + popcount(mask & (bit - 1))
+    return next_node_of(nodes, n_nodes, node, mask, bit)
 
 
 cdef inline bint is_word(const uint64_t* nodes, int64_t node) noexcept nogil:
@@ -124,11 +138,11 @@ cdef inline int threshold(Gen* g) noexcept nogil:
 
 cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles,
                    const uint8_t* blank, const uint8_t* lmult, const uint8_t* wmult,
-                   const int* values, const uint64_t* nodes, int n_letters, int start,
-                   bint empty_board) noexcept nogil:
+                   const int* values, const uint64_t* nodes, int64_t n_nodes, int n_letters,
+                   int start, bint empty_board) noexcept nogil:
     """The direction's lines, anchors and cross-checks."""
     cdef int r, c, s, top, bottom, i, letter
-    cdef int64_t node, end, branch
+    cdef int64_t node, branch
     cdef uint64_t mask
     cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
     cdef uint64_t allowed
@@ -172,21 +186,19 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
                     d.cross_value[i] += d.tile_value[s * L + c]
             node = 0
             for s in range(top, r):
-                node = child(nodes, node, d.tile[s * L + c])
+                node = child(nodes, n_nodes, node, d.tile[s * L + c])
                 if node < 0:
                     break
             allowed = 0
             if node >= 0:
                 mask = nodes[2 * node]
-                end = <int64_t>(nodes[2 * node + 1] & NO_WORD) - 1
                 while mask:
                     letter = ctz(mask)
+                    branch = next_node_of(nodes, n_nodes, node, nodes[2 * node], mask & -mask)
                     mask &= mask - 1
-                    end += 1  # the children are in letter order
-                    branch = end
                     s = r + 1
                     while branch >= 0 and s <= bottom:
-                        branch = child(nodes, branch, d.tile[s * L + c])
+                        branch = child(nodes, n_nodes, branch, d.tile[s * L + c])
                         s += 1
                     if branch >= 0 and is_word(nodes, branch):
                         allowed |= (<uint64_t>1) << letter
@@ -218,7 +230,7 @@ cdef void record(Gen* g, int start, int end) noexcept nogil:
         # tile has a neighbour across (that word is the cross-check here) or is a word alone.
         # (No word may start with the letter at all: Spanish RR. Then there is no node to read.)
         i = base + pos
-        node = child(g.nodes, 0, g.letter_stack[0])
+        node = child(g.nodes, g.n_nodes, 0, g.letter_stack[0])
         if ((g.line > 0 and d.tile[i - L] >= 0) or (g.line + 1 < d.lines and d.tile[i + L] >= 0)
                 or (node >= 0 and is_word(g.nodes, node))):
             return
@@ -287,7 +299,7 @@ cdef void extend(Gen* g, int64_t node, int col, int anchor, int start) noexcept 
             record(g, start, col)
         return
     if d.tile[i] >= 0:
-        next_node = child(g.nodes, node, d.tile[i])
+        next_node = child(g.nodes, g.n_nodes, node, d.tile[i])
         if next_node >= 0:
             extend(g, next_node, col + 1, anchor, start)
         return
@@ -301,7 +313,9 @@ cdef void extend(Gen* g, int64_t node, int col, int anchor, int start) noexcept 
         bit = candidates & (~candidates + 1)
         candidates ^= bit
         letter = ctz(bit)
-        next_node = <int64_t>(g.nodes[2 * node + 1] & NO_WORD) + popcount(mask & (bit - 1))
+        next_node = next_node_of(g.nodes, g.n_nodes, node, mask, bit)
+        if next_node < 0:
+            continue
         g.letter_stack[g.placed] = letter
         if g.counts[letter]:
             take(g, letter)
@@ -358,7 +372,9 @@ cdef void collect_lefts(Gen* g, int64_t node, int depth) noexcept nogil:
         bit = candidates & (~candidates + 1)
         candidates ^= bit
         letter = ctz(bit)
-        next_node = <int64_t>(g.nodes[2 * node + 1] & NO_WORD) + popcount(mask & (bit - 1))
+        next_node = next_node_of(g.nodes, g.n_nodes, node, mask, bit)
+        if next_node < 0:
+            continue
         g.letter_stack[g.placed] = letter
         if g.counts[letter]:
             take(g, letter)
@@ -434,7 +450,7 @@ cdef void search_anchor(Gen* g, int r, int c, int n_rack, const int64_t* start_b
         while start > 0 and d.tile[r * L + start - 1] >= 0:
             start -= 1
         for k in range(start, c):
-            node = child(g.nodes, node, d.tile[r * L + k])
+            node = child(g.nodes, g.n_nodes, node, d.tile[r * L + k])
             if node < 0:
                 return
         extend(g, node, c, c, start)
@@ -642,6 +658,8 @@ cdef class Position:
         premiums; ``values`` the tile value per graph letter."""
         if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
             raise ValueError(f"board of {rows}×{cols} squares; at most {MAX_SIDE}×{MAX_SIDE}")
+        if nodes.shape[0] < 2 or nodes.shape[0] % 2:
+            raise ValueError("a letter graph of no whole node")
         if not (len(tiles) == len(blanks) == len(letter_mult) == len(word_mult) == rows * cols):
             raise ValueError("board arrays of the wrong size")
         if not (0 < n_letters <= 64 and len(values) == n_letters):
@@ -669,7 +687,7 @@ cdef class Position:
             raise MemoryError()
         for k in range(2):
             fill_dir(&self.dirs[k], k == 0, rows, cols, t, blank, lmult, wmult, self.values,
-                     &nodes[0], n_letters, start, empty_board)
+                     &nodes[0], nodes.shape[0] // 2, n_letters, start, empty_board)
             for r in range(self.dirs[k].lines):
                 for c in range(self.dirs[k].length):
                     if self.dirs[k].anchor[r * self.dirs[k].length + c]:
@@ -724,6 +742,7 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
         n_rack = width
         rack_best_values(&g)
         g.nodes = &position.nodes[0]
+        g.n_nodes = position.nodes.shape[0] // 2
         g.blanks = jokers
         g.rack_size = rack_size
         g.bingo = bingo

@@ -69,8 +69,8 @@ cdef inline int64_t walk(
     """Follow the letters of ``cell`` (from its ``start``-th) from ``node``; -1 if the graph
     has no such path.
 
-    Every child index comes from the graph file. ``Lexicon`` checks each graph once at load
-    (lexforge._nodecheck); the bound here keeps even an unchecked graph from leading a read
+    Every child index comes from the graph file. ``Lexicon`` checks each graph file version
+    once (lexforge._nodecheck); the bound here keeps even an unchecked graph from leading a read
     outside it (an index out of range ends the path), at no measurable cost (callgrind: 237 M
     instructions for 1,000 fr 4×4 boards, 239 M without the bound).
     """

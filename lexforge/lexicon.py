@@ -221,22 +221,27 @@ class Lexicon:
         lexicon's words (``n_ids`` of them; -1: any number) and alphabet (see
         ``lexforge._nodecheck``) and has the manifest's sha256; UserError otherwise.
 
-        Both are checked once per file version (lexforge.verify.changed_since_certified): the
-        check reads every node, which took about a tenth of a one-shot rack query."""
+        Both are checked once per file version and per check inputs (``n_ids``, the alphabet's
+        size), then remembered (lexforge.verify.changed_since_certified): the check reads every
+        node, which took about a tenth of a one-shot rack query. A graph damaged after its
+        check (a bit flipped on the disk) cannot lead a search outside it: every compiled
+        search bounds the child indices it follows."""
         from lexforge.verify import changed_since_certified
 
         assert self.path is not None
         path = self.path / name
         advice = "rebuild the lexicon (lexforge verify names the step)"
 
+        letters = len(set(self.language.alphabet))
+
         def check(_: Path) -> None:
             from lexforge._nodecheck import check_nodes
 
-            problem = check_nodes(nodes, n_ids, len(set(self.language.alphabet)))
+            problem = check_nodes(nodes, n_ids, letters)
             if problem is not None:
                 raise UserError(f"{path}: damaged letter graph ({problem}); {advice}")
 
-        if changed_since_certified(self.path, (name,), check):
+        if changed_since_certified(self.path, (name,), check, f"nodes1:{n_ids}:{letters}"):
             raise UserError(f"{path}: damaged letter graph (differs from manifest.json); {advice}")
         return nodes
 
@@ -337,10 +342,12 @@ def map_vector(path: Path) -> memoryview:
     """Memory-map a one-dimensional ``.npy`` array of unsigned integers, without numpy."""
     try:
         descr, _, shape, data = _map_npy(path)
+        if descr not in _NPY_UNSIGNED:
+            raise ValueError(f"unexpected dtype {descr}")
         code, size = _NPY_UNSIGNED[descr]
         if len(shape) != 1 or len(data) != size * shape[0]:
             raise ValueError("unexpected shape or size")
-    except (OSError, ValueError, KeyError, IndexError) as error:
+    except (OSError, ValueError, IndexError) as error:
         raise UserError(
             f"{path}: corrupted array ({excerpt(str(error))}); check it with: lexforge verify"
         ) from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -100,21 +101,28 @@ def _listed_hashes(folder: Path) -> dict[str, str] | None:
 #: How many verified file versions ``changed_since_certified`` remembers.
 REMEMBERED = 256
 CERTIFIED_CACHE = "certified.json"
+#: The threads of one process (``lexforge serve``) write the cache one at a time.
+_CACHE_LOCK = threading.Lock()
 
 
 def changed_since_certified(
-    folder: Path, names: tuple[str, ...], check: Callable[[Path], None] | None = None
+    folder: Path,
+    names: tuple[str, ...],
+    check: Callable[[Path], None] | None = None,
+    check_id: str = "",
 ) -> list[str]:
     """Those of ``names`` whose sha256 differs from what ``folder``'s manifest lists.
 
-    Each file version (path, size, modification time, inode) is hashed once: once it matched,
-    it is remembered in ``<cache dir>/certified.json`` and later calls only ``stat`` it (a
-    fraction of a millisecond, where hashing Italian's tries takes about 20 ms). A folder
+    Each file version (path, size, inode, modification and change times: a write in place
+    changes the last even where the modification time is set back) is hashed once: once it
+    matched, it is remembered in ``<cache dir>/certified.json`` and later calls only ``stat``
+    it (a fraction of a millisecond, where hashing Italian's tries takes about 20 ms). A folder
     without a readable manifest, or a file it does not list, cannot be checked and is not
     reported.
 
-    ``check`` (which raises UserError for a file it refuses) runs on every version that is not
-    remembered as checked by it, before the hash: on an unlisted file, every time."""
+    ``check`` (which raises UserError for a file it refuses) runs before the hash on every
+    version not remembered as passing the check named ``check_id`` (which names its inputs
+    too); on an unlisted file, every time."""
     listed = _listed_hashes(folder) or {}
     remembered = _remembered() if any(name in listed for name in names) else {}
     changed, learned = [], {}
@@ -125,9 +133,8 @@ def changed_since_certified(
                 check(path)
             continue
         stat = path.stat()
-        version = f"{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}"
-        if check is not None:
-            version += ":checked"  # not the key of the same version only hashed
+        version = f"{path.resolve()}:{stat.st_size}:{stat.st_ino}:{stat.st_mtime_ns}"
+        version += f":{stat.st_ctime_ns}:{check_id if check is not None else ''}"
         if remembered.get(version) == listed[name]:
             continue
         if check is not None:
@@ -137,7 +144,7 @@ def changed_since_certified(
         else:
             learned[version] = listed[name]
     if learned:
-        _remember(remembered, learned)
+        _remember(learned)
     return changed
 
 
@@ -150,16 +157,17 @@ def _remembered() -> dict:
     return remembered if isinstance(remembered, dict) else {}
 
 
-def _remember(remembered: dict, learned: dict) -> None:
+def _remember(learned: dict) -> None:
     """Add ``learned`` versions to the remembered ones, keeping the last ``REMEMBERED``."""
     from lexforge.atomic import atomic_open
 
-    kept = list(remembered.items())[-(REMEMBERED - len(learned)) :]
-    try:
-        with atomic_open(cache_dir() / CERTIFIED_CACHE) as out:
-            json.dump(dict([*kept, *learned.items()]), out)
-    except OSError:
-        pass  # a read-only cache: the files are hashed again next time
+    with _CACHE_LOCK:
+        kept = list(_remembered().items())[-(REMEMBERED - len(learned)) :]
+        try:
+            with atomic_open(cache_dir() / CERTIFIED_CACHE) as out:
+                json.dump(dict([*kept, *learned.items()]), out)
+        except OSError:
+            pass  # a read-only cache: the files are hashed again next time
 
 
 def check_artifacts(folder: Path, entries: list[tuple[str, int, str]]) -> list[str]:

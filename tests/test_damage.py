@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -148,6 +151,35 @@ def test_graphs_are_checked_once_per_file_version(pristine, tmp_path, monkeypatc
     assert _graph_checks(folder, monkeypatch) == 1
 
 
+def test_a_graph_changed_in_place_is_checked_again(pristine, tmp_path):
+    """Changed in place with its modification time set back (``cp -p`` over it, a careless
+    ``os.utime``): the change time still tells the version apart."""
+    folder = shutil.copytree(pristine[0], tmp_path / "lexicon")
+    Lexicon.open(folder).anagram_nodes  # noqa: B018 (checked and remembered)
+    graph = folder / "anagram-graph.npy"
+    before = graph.stat()
+    with open(graph, "r+b") as handle:  # same file, same size: node 0's first child is 2
+        handle.seek(8)
+        handle.seek(10 + int.from_bytes(handle.read(2), "little") + 8)
+        handle.write((2).to_bytes(4, "little"))
+    os.utime(graph, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert graph.stat().st_ino == before.st_ino and graph.stat().st_mtime_ns == before.st_mtime_ns
+    with pytest.raises(UserError, match=r"anagram-graph\.npy: damaged letter graph"):
+        Lexicon.open(folder).anagram_nodes  # noqa: B018
+
+
+def test_a_graph_is_checked_again_for_another_alphabet(pristine, tmp_path):
+    """The check depends on the alphabet's size (``language.json``) as well as the graph: a
+    version that passed with one alphabet is checked again with another."""
+    folder = shutil.copytree(pristine[0], tmp_path / "lexicon")
+    Lexicon.open(folder).word_nodes  # noqa: B018 (checked and remembered)
+    language = json.loads((folder / "language.json").read_text(encoding="utf-8"))
+    language["alphabet"] = language["alphabet"].replace("Z", "")
+    (folder / "language.json").write_text(json.dumps(language), encoding="utf-8")
+    with pytest.raises(UserError, match=r"/graph\.npy: damaged letter graph \(node 0: a child"):
+        Lexicon.open(folder).word_nodes  # noqa: B018
+
+
 @pytest.mark.parametrize("name", NODE_FILES)
 def test_sound_graph_that_differs_from_the_manifest_is_refused(pristine, tmp_path, name):
     folder = shutil.copytree(pristine[0], tmp_path / "lexicon")
@@ -238,3 +270,47 @@ def test_npy_headers_read_as_numpy_reads_them(tmp_path, dtype, shape, fortran):
     descr, fortran_order, read_shape, data = _map_npy(tmp_path / "a.npy")
     assert (read_shape, fortran_order, np.dtype(ast.literal_eval(descr))) == expected
     assert len(data) == array.nbytes
+
+
+SEARCHES_WITHOUT_THE_CHECK = """
+import sys
+from lexforge import _nodecheck, boggle, ruzzle, scrabble
+from lexforge.anagram import anagram
+from lexforge.errors import UserError
+from lexforge.grid import parse_grids
+from lexforge.lexicon import Lexicon
+
+_nodecheck.check_nodes = lambda *args: None  # as if the damage came after the check
+lexicon = Lexicon.open(sys.argv[1])
+grid = parse_grids(sys.argv[2], lexicon.language)[0]
+empty = scrabble.parse_board(("." * 15 + "\\n") * 15, lexicon.language, scrabble.load_layout(None))
+try:
+    scrabble.find_moves(lexicon, empty, "ETOILES")
+    boggle.solve(lexicon, grid)
+    boggle.solve_batch(lexicon, [grid] * 3)
+    ruzzle.solve(lexicon, grid)
+    anagram(lexicon, sys.argv[3])
+except UserError as error:
+    print(error)
+"""
+
+
+@pytest.mark.parametrize("name", NODE_FILES)
+@pytest.mark.parametrize("beyond", [0, 5, 2**31 - 1])
+def test_searches_never_read_outside_a_damaged_graph(pristine, tmp_path, name, beyond):
+    """The check runs once per file version: a graph damaged without a new version (bit rot)
+    is not checked again. So every compiled search bounds the child indices it follows: with
+    the check switched off and first children pointing past the last node, each search ends
+    normally (answers may differ), never reading outside the graph."""
+    folder = shutil.copytree(pristine[0], tmp_path / "lexicon")
+    _unlist(folder, name)
+    nodes = np.load(folder / name)
+    with_children = np.flatnonzero(nodes["mask"])
+    nodes["first"][with_children[::3]] = len(nodes) + beyond if beyond < 2**31 - 1 else beyond
+    np.save(folder / name, nodes)
+    done = subprocess.run(
+        [sys.executable, "-c", SEARCHES_WITHOUT_THE_CHECK, str(folder), GRID, RACK],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-500:])

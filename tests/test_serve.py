@@ -465,3 +465,17 @@ def test_a_bug_is_a_500_in_one_line_of_json(build_dir, monkeypatch):
         response = buggy.get("/api/lexicons/en/check?words=A")
         message = error_of(response, 500)
         assert message == "internal error (ZeroDivisionError); please report it"
+
+
+def test_a_damaged_trie_is_refused_at_start(build_dir, tmp_path):
+    """A lexicon maps its trie on first use; the server maps every served trie at start, so a
+    damaged one is refused then (named), or skipped when serving the whole search path."""
+    from lexforge.errors import UserError
+    from lexforge.serve.app import open_lexicons
+
+    copy = shutil.copytree((build_dir / "en").resolve(), tmp_path / "en")
+    trie = bytearray((copy / "words.marisa").read_bytes())
+    trie[len(trie) // 2] ^= 0x10
+    (copy / "words.marisa").write_bytes(bytes(trie))
+    with pytest.raises(UserError, match=r"words\.marisa: damaged trie"):
+        open_lexicons([str(copy)])

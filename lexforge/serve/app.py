@@ -302,12 +302,14 @@ def endpoints() -> list[Endpoint]:
 def open_lexicons(specs: Iterable[str] | None) -> dict[str, tuple[Lexicon, FoundLexicon]]:
     """Each lexicon named (a name on the search path or a directory), else every lexicon on the
     search path that no earlier one shadows (one that cannot be opened is skipped, said on
-    stderr). Their tries are mapped now, their letter graphs on first use (mapped and checked
-    once, as ``Lexicon``'s cached properties: a lexicon nobody asks for costs no memory)."""
+    stderr). Their tries are mapped now, their letter graphs on first use (mapped, and checked
+    once per file version, as ``Lexicon``'s cached properties: a lexicon nobody asks for costs
+    no memory)."""
     served: dict[str, tuple[Lexicon, FoundLexicon]] = {}
     for spec in specs or [f.path for f in list_lexicons() if not f.shadowed]:
         try:
             lexicon = Lexicon.open(spec)
+            lexicon.words  # noqa: B018 (mapped now, so a damaged trie is refused at start)
         except UserError as error:
             if specs:
                 raise
