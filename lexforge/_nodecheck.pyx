@@ -1,8 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The structural check of a node-array letter graph (lexforge.graph's layout), run when a
 lexicon first uses a version of its graph file (then remembered with the file's sha256, see
-lexforge.lexicon), before any search relies on its indices. The searches bound every index they
-follow as well, so a graph damaged after its check cannot lead them outside it.
+lexforge.lexicon; a graph the manifest does not list is checked at every use), before any
+search relies on its indices. The searches bound every index they follow as well, so a graph
+damaged after its check cannot lead them outside it. When this check changes, give
+lexforge.lexicon.NODE_CHECK a new name.
 
 Kept apart from the search module so that checking a graph imports no numpy (the rack search
 reads its graph without it). Linear in the nodes: about a millisecond per million.

@@ -82,6 +82,7 @@ cdef struct Anchor:
 cdef struct Gen:
     const uint64_t* nodes
     int64_t n_nodes
+    uint64_t all_letters  # the alphabet's letters: a mask bit beyond them is ignored
     Dir* dir
     int across, line
     int counts[64]
@@ -191,10 +192,10 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
                     break
             allowed = 0
             if node >= 0:
-                mask = nodes[2 * node]
+                mask = nodes[2 * node] & all_letters  # (only a damaged graph has others)
                 while mask:
                     letter = ctz(mask)
-                    branch = next_node_of(nodes, n_nodes, node, nodes[2 * node], mask & -mask)
+                    branch = next_node_of(nodes, n_nodes, node, nodes[2 * node], mask & (~mask + 1))
                     mask &= mask - 1
                     s = r + 1
                     while branch >= 0 and s <= bottom:
@@ -306,7 +307,7 @@ cdef void extend(Gen* g, int64_t node, int col, int anchor, int start) noexcept 
     if col > anchor and is_word(g.nodes, node):
         record(g, start, col)
     mask = g.nodes[2 * node]
-    candidates = mask & d.allowed[i]
+    candidates = mask & d.allowed[i] & g.all_letters
     if g.blanks == 0:
         candidates &= g.rack_mask
     while candidates:
@@ -363,11 +364,11 @@ cdef void collect_lefts(Gen* g, int64_t node, int depth) noexcept nogil:
         entry = &g.lefts[g.n_lefts]
         g.n_lefts += 1
         entry.node = node
-        entry.follow = mask if g.blanks else mask & g.rack_mask
+        entry.follow = (mask if g.blanks else mask & g.rack_mask) & g.all_letters
         entry.length = g.placed
         copy_stack(g, entry)
         return
-    candidates = mask if g.blanks else mask & g.rack_mask
+    candidates = (mask if g.blanks else mask & g.rack_mask) & g.all_letters
     while candidates:
         bit = candidates & (~candidates + 1)
         candidates ^= bit
@@ -743,6 +744,7 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
         rack_best_values(&g)
         g.nodes = &position.nodes[0]
         g.n_nodes = position.nodes.shape[0] // 2
+        g.all_letters = (<uint64_t>-1) if n_letters >= 64 else ((<uint64_t>1) << n_letters) - 1
         g.blanks = jokers
         g.rack_size = rack_size
         g.bingo = bingo

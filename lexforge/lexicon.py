@@ -35,6 +35,9 @@ TRIE_FILES = ("words.marisa",)
 ANAGRAM_CLASSES_FILE = "anagram-classes.npy"
 WORD_SOURCES_FILE = "word-sources.npy"  # per word id: bitmask of the sources that have it
 SOURCE_NAMES_FILE = "sources.json"  # the source names, in bit order
+#: Names lexforge._nodecheck's check in certified.json: a new name when the check changes, so
+#: that graph versions remembered as passing the old one are checked again.
+NODE_CHECK = "nodes1"
 # The unsigned dtypes of a .npy header (their repr, quotes included): memoryview code and size.
 _NPY_UNSIGNED = {"'|u1'": ("B", 1), "'<u2'": ("H", 2), "'<u4'": ("I", 4), "'<u8'": ("Q", 8)}
 #: A version-1 ``.npy`` header as numpy writes one: its dict's keys sorted, each value's repr,
@@ -241,7 +244,8 @@ class Lexicon:
             if problem is not None:
                 raise UserError(f"{path}: damaged letter graph ({problem}); {advice}")
 
-        if changed_since_certified(self.path, (name,), check, f"nodes1:{n_ids}:{letters}"):
+        check_id = f"{NODE_CHECK}:{n_ids}:{letters}"
+        if changed_since_certified(self.path, (name,), check, check_id):
             raise UserError(f"{path}: damaged letter graph (differs from manifest.json); {advice}")
         return nodes
 

@@ -114,15 +114,18 @@ def changed_since_certified(
     """Those of ``names`` whose sha256 differs from what ``folder``'s manifest lists.
 
     Each file version (path, size, inode, modification and change times: a write in place
-    changes the last even where the modification time is set back) is hashed once: once it
-    matched, it is remembered in ``<cache dir>/certified.json`` and later calls only ``stat``
-    it (a fraction of a millisecond, where hashing Italian's tries takes about 20 ms). A folder
-    without a readable manifest, or a file it does not list, cannot be checked and is not
-    reported.
+    changes the last even where the modification time is set back, at the file system's
+    timestamp resolution) is hashed once (per ``check_id``): once it matched, it is remembered
+    in ``<cache dir>/certified.json`` and later calls only ``stat`` it (a fraction of a
+    millisecond, where hashing Italian's tries takes about 20 ms). A folder without a readable
+    manifest, or a file it does not list, cannot be checked and is not reported.
 
     ``check`` (which raises UserError for a file it refuses) runs before the hash on every
     version not remembered as passing the check named ``check_id`` (which names its inputs
-    too); on an unlisted file, every time."""
+    too; a version hashed without that check is hashed again with it); on an unlisted file,
+    every time."""
+    if check is not None and not check_id:
+        raise ValueError("a check needs a check_id")
     listed = _listed_hashes(folder) or {}
     remembered = _remembered() if any(name in listed for name in names) else {}
     changed, learned = [], {}
@@ -134,7 +137,7 @@ def changed_since_certified(
             continue
         stat = path.stat()
         version = f"{path.resolve()}:{stat.st_size}:{stat.st_ino}:{stat.st_mtime_ns}"
-        version += f":{stat.st_ctime_ns}:{check_id if check is not None else ''}"
+        version += f":{stat.st_ctime_ns}:{check_id if check is not None else 'sha256'}"
         if remembered.get(version) == listed[name]:
             continue
         if check is not None:
