@@ -195,7 +195,7 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
                 mask = nodes[2 * node] & all_letters  # (only a damaged graph has others)
                 while mask:
                     letter = ctz(mask)
-                    branch = next_node_of(nodes, n_nodes, node, nodes[2 * node], mask & (~mask + 1))
+                    branch = child(nodes, n_nodes, node, letter)
                     mask &= mask - 1
                     s = r + 1
                     while branch >= 0 and s <= bottom:
