@@ -11,7 +11,8 @@
 Every query takes ``--lexicon NAME|PATH`` (a name on the search path, see lexforge.paths, or a
 directory) or ``-d WORDLIST``
 (read like the ``ods`` reader unless ``--list-format`` says otherwise, normalized with
-``--language``), and ``--format text|json|jsonl|tsv`` (``--json``: ``--format json``; shapes in
+``--language``; a plain list is taken whole, a spell-checker list or ``--clean`` cleaned, see
+lexforge.wordlist), and ``--format text|json|jsonl|tsv`` (``--json``: ``--format json``; shapes in
 lexforge.output). Expected failures, bad options included, are one line on stderr and exit
 status 1.
 """
@@ -42,7 +43,9 @@ def load_lexicon(args: argparse.Namespace) -> Lexicon:
     if args.wordlist is not None:
         from lexforge.wordlist import lexicon_from_wordlist
 
-        return lexicon_from_wordlist(Path(args.wordlist), args.list_format, args.language)
+        return lexicon_from_wordlist(
+            Path(args.wordlist), args.list_format, args.language, args.clean
+        )
     return Lexicon.open(lexicon_name(args))
 
 
@@ -871,6 +874,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         choices=LIST_FORMATS,
         default="ods",
         help="reader for -d (default: ods, a plain list)",
+    )
+    group.add_argument(
+        "--clean",
+        action=argparse.BooleanOptionalAction,
+        help="apply to -d the junk rules of spell-checker lists: capitals, no vowel, Roman "
+        "numeral, unit (default: for dict, aspell, hunspell; a plain list is taken whole)",
     )
     group.add_argument(
         "--language",
