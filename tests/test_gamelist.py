@@ -130,7 +130,9 @@ def test_a_spell_checker_list_is_cleaned_unless_asked(tmp_path):
 def test_a_freelang_list_is_taken_whole(tmp_path):
     """A FREELANG list is a plain list: its capitals are folded, not read as names."""
     path = tmp_path / "liste.txt"
-    path.write_bytes("Mix\r\nVS\r\ngrrr\r\n\u00c9t\u00e9\r\n\u00e9t\u00e9\r\nc\u0153ur".encode("cp1252"))
+    path.write_bytes(
+        "Mix\r\nVS\r\ngrrr\r\n\u00c9t\u00e9\r\n\u00e9t\u00e9\r\nc\u0153ur".encode("cp1252")
+    )
     words, stderr = every_word(path, "--list-format", "freelang", "--language", "fr")
     assert words == {"MIX", "VS", "GRRR", "ETE", "COEUR"} and stderr == ""
     words, _ = every_word(path, "--list-format", "freelang", "--language", "fr", "--clean")
