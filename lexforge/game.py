@@ -200,7 +200,7 @@ class Game:
         spell = self.lexicon.language.spell
         fields = {"tiles": spell(tiles, bracket=True)}
         if move is not None:
-            fields = {"position": move.position, "word": spell(gcg_word(move))}
+            fields = {"position": move.position, "word": spell(gcg_word(move), bracket=True)}
         rack = spell(rack, bracket=True)
         event = gcg.Event(player, kind, rack, score, self.scores[player], **fields)
         self.record.events.append(event)
