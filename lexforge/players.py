@@ -4,8 +4,9 @@
   exchanges its whole rack while the bag allows, else passes.
 * ``equity`` plays the move or exchange of highest score + leave value, the value of the tiles
   kept (lexforge.leaves: a table, or a model ``snakemake leaves`` learns by self-play); ties go
-  to moves, in the generator's order. With the bag empty nothing is drawn after the turn, so it
-  plays the best score, as ``greedy``; it passes only when it can neither play nor exchange.
+  to moves, in the generator's order. With the bag empty and one opponent, the tiles no one has
+  seen are the opponent's rack: it plays the first turn of lexforge.endgame's best line,
+  searched within a budget of positions (so the same game comes out of the same seed).
 * ``human`` draws the board on a terminal and reads the turn in notation (``8H WORD``,
   ``-ABC``, ``-``; lexforge.plays); a play that is not legal gets one line and a new prompt.
 """
@@ -13,15 +14,17 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from itertools import combinations
 from typing import TextIO
 
-from lexforge import scrabble
+from lexforge import endgame, scrabble
 from lexforge.errors import UserError, one_line
 from lexforge.game import Player, View
 from lexforge.leaves import Leaves
 from lexforge.plays import (
+    BLANK,
     Action,
     Exchange,
     Pass,
@@ -33,6 +36,7 @@ from lexforge.plays import (
     words_formed,
 )
 from lexforge.scrabble import Board, place
+from lexforge.tiles import tile_counts
 
 KINDS = ("greedy", "equity", "human")
 
@@ -50,17 +54,23 @@ class Greedy:
         return Exchange(view.rack) if view.can_exchange else Pass()
 
 
-class Equity:
-    """Score + the leave's value from ``leaves``."""
+ENDGAME_POSITIONS = 3000  # the equity player's endgame budget: about half a second
 
-    def __init__(self, name: str, leaves: Leaves) -> None:
+
+class Equity:
+    """Score + the leave's value from ``leaves``; the endgame searched."""
+
+    def __init__(
+        self, name: str, leaves: Leaves, endgame_positions: int = ENDGAME_POSITIONS
+    ) -> None:
         self.name = name
         self.leaves = leaves
+        self.endgame_positions = endgame_positions
 
     def choose(self, view: View) -> Action:
-        moves = scrabble.generate(view.lexicon, view.board, view.rack)
         if not view.bag:
-            return moves.best(1)[0] if len(moves) else Pass()
+            return self.endgame(view)
+        moves = scrabble.generate(view.lexicon, view.board, view.rack)
         # Each multiset of kept tiles once (the rack is sorted, so each comes out sorted).
         kept_value = {
             "".join(kept): self.leaves.value("".join(kept))
@@ -83,6 +93,36 @@ class Equity:
             if option > best:
                 best, action = option, i
         return moves[action] if isinstance(action, int) else action
+
+    def endgame(self, view: View) -> Action:
+        """The bag empty: the endgame's best line where the opponent's rack is known (two
+        players), else the best score."""
+        other = unseen(view)
+        if len(view.scores) == 2 and other and len(other) <= view.lexicon.language.rack_size:
+            solved = endgame.solve(
+                view.lexicon,
+                view.board,
+                view.rack,
+                other,
+                scoreless=view.scoreless,
+                max_positions=self.endgame_positions,
+            )
+            if solved.line:
+                return solved.line[0]
+        best = scrabble.find_moves(view.lexicon, view.board, view.rack, top=1)
+        return best[0] if best else Pass()
+
+
+def unseen(view: View) -> str:
+    """The tiles the player has not seen: the set less the board and their rack (sorted,
+    blanks last) — with the bag empty, the other players' racks."""
+    language = view.lexicon.language
+    left = Counter(tile_counts(language))
+    left[BLANK] = language.blanks
+    board = view.board
+    left.subtract(BLANK if i in board.blanks else t for i, t in enumerate(board.tiles) if t)
+    left.subtract(view.rack)
+    return "".join(sorted((+left).elements(), key=lambda t: (t == BLANK, t)))
 
 
 class Human:

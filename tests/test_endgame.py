@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from lexforge import endgame, gcg, reference, scrabble
+from lexforge.game import play_game
+from lexforge.leaves import LeaveTable
 from lexforge.lexicon import Lexicon
+from lexforge.players import Equity, Greedy, unseen
 from lexforge.plays import Pass, placed_tiles, rack_after
 
 GAME = Path(__file__).parent / "fixtures" / "gcg" / "boys1.gcg"
@@ -100,3 +103,32 @@ def test_a_budget_stops_the_search_with_its_best_line_and_says_so(position):
     assert first.line[0] in scrabble.find_moves(lexicon, board, rack)
     timed = endgame.solve(lexicon, board, rack, other, seconds=0.2)
     assert not timed.exact and timed.line
+
+
+class _Found(Exception):
+    pass
+
+
+def test_the_equity_player_reads_the_opponents_rack_and_plays_the_endgame_line(build_dir):
+    """In self-play endgames, the tiles a player has not seen are exactly the opponent's rack,
+    and the equity player plays the first turn of the endgame's line."""
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    found: list[tuple] = []
+
+    def on_turn(event, game) -> None:
+        if not game.bag and all(game.racks):
+            mover = (event.player + 1) % 2
+            found.append((game.view(mover), game.racks[1 - mover]))
+            raise _Found
+
+    for seed in (0, 1):
+        found.clear()
+        with pytest.raises(_Found):
+            play_game(lexicon, [Greedy("one"), Greedy("two")], seed, on_turn=on_turn)
+        view, other = found[0]
+        assert unseen(view) == other
+        player = Equity("e", LeaveTable({}))
+        solved = endgame.solve(
+            lexicon, view.board, view.rack, other, max_positions=player.endgame_positions
+        )
+        assert player.choose(view) == solved.line[0]
