@@ -85,9 +85,9 @@ def solve(
             return best
         depth += 1
     if best is None:  # not even one turn deep: the best-scoring play (or a pass)
-        moves = scrabble.generate(lexicon, board, rack, top=1)
-        first: Move | Pass = moves[0] if len(moves) else Pass()
-        return Endgame(first.score if len(moves) else 0, (first,), False, search.positions)
+        moves = scrabble.find_moves(lexicon, board, rack, top=1)
+        first: Move | Pass = moves[0] if moves else Pass()
+        return Endgame(_score(first), (first,), False, search.positions)
     return Endgame(best.spread, best.line, False, search.positions)
 
 
