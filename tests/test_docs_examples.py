@@ -8,6 +8,9 @@ on PATH, on the built default lexicons, in the tests' private data and cache dir
 `NO_COLOR=1` and `COLUMNS=100`, in the order the page gives them (a block may use a file an
 earlier command of the same page wrote).
 
+A ```pycon block is a Python session (`>>>` prompts), run as a doctest from the repository's
+root, all the blocks of a page in one namespace, `...` eliding output.
+
 Blocks fenced ```sh are procedures (installing, building), not examples: other suites run them
 (tests/test_workflow.py, tests/test_distribution.py). A command that calls the HTTP API at
 `http://127.0.0.1:8000` is run against a `lexforge serve` this test starts on a free port of
@@ -17,6 +20,7 @@ run only with `-m slow`.
 
 from __future__ import annotations
 
+import doctest
 import os
 import re
 import socket
@@ -35,6 +39,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 ELIDED = "..."
 SHOWN_PORT = "127.0.0.1:8000"
 TIMEOUT = 120
+LEXICONS = ["--lexicon", "en", "--lexicon", "fr"]  # what the served examples query
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,24 @@ def by_page(slow: bool) -> list[pytest.param]:
     return [pytest.param(name, runs, id=name, marks=marks) for name, runs in pages.items()]
 
 
+def pycon_text(text: str) -> str:
+    """The ```pycon blocks of a page, one after the other."""
+    blocks = re.findall(r"^```pycon\n(.*?)^```", text, flags=re.M | re.S)
+    return "\n".join(blocks)
+
+
+def sessions() -> list[pytest.param]:
+    """The pages holding Python sessions."""
+    return [
+        pytest.param(page, id=page.name)
+        for page in PAGES
+        if not page.name.endswith("-notes.md") and pycon_text(page.read_text(encoding="utf-8"))
+    ]
+
+
+NO_SLOW = [pytest.param("", [], id="none", marks=pytest.mark.slow)]  # no page has slow examples
+
+
 def free_port() -> int:
     """A port of 127.0.0.1 nothing listens on."""
     with socket.socket() as probe:
@@ -143,8 +166,7 @@ def server(build_dir: Path) -> Iterator[str]:
     """`lexforge serve` on the built en and fr lexicons; yields its host:port."""
     port = free_port()
     process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "lexforge"), "serve", "--port", str(port)]
-        + ["--lexicon", "en", "--lexicon", "fr"],
+        [str(Path(sys.executable).parent / "lexforge"), "serve", "--port", str(port), *LEXICONS],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -156,9 +178,10 @@ def server(build_dir: Path) -> Iterator[str]:
             try:
                 with urllib.request.urlopen(f"http://{address}/api/lexicons", timeout=5):
                     break
-            except OSError:
+            except OSError as error:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"lexforge serve did not start: {process.stderr.read()!r}")
+                    message = f"lexforge serve did not start: {process.stderr.read()!r}"
+                    raise RuntimeError(message) from error
                 time.sleep(0.2)
         yield address
     finally:
@@ -188,6 +211,8 @@ def run(example: Example, request: pytest.FixtureRequest) -> list[str]:
 
 def check_page(runs: list[Example], request: pytest.FixtureRequest) -> None:
     """Run a page's examples in order; fail on the first whose output differs."""
+    if not runs:
+        return
     request.getfixturevalue("build_dir")
     for example in runs:
         actual = run(example, request)
@@ -206,10 +231,44 @@ def test_examples(page: str, runs: list[Example], request: pytest.FixtureRequest
     check_page(runs, request)
 
 
-@pytest.mark.parametrize(("page", "runs"), by_page(slow=True))
+@pytest.mark.parametrize(("page", "runs"), by_page(slow=True) or NO_SLOW)
 def test_slow_examples(page: str, runs: list[Example], request: pytest.FixtureRequest) -> None:
     """The slow examples of a page print what it shows."""
     check_page(runs, request)
+
+
+@pytest.mark.parametrize("page", sessions())
+def test_python_sessions(
+    page: Path, build_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """A page's Python sessions print what it shows."""
+    monkeypatch.chdir(ROOT)
+    text = pycon_text(page.read_text(encoding="utf-8"))
+    test = doctest.DocTestParser().get_doctest(text, {}, page.name, str(page), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    output: list[str] = []
+    runner.run(test, out=output.append)
+    assert runner.failures == 0, "".join(output)
+
+
+PICTURES = {
+    "boggle-replastering.svg": "lexforge boggle 'PERS/LATG/SINE/TERS' --lexicon en"
+    " --show REPLASTERING --svg {out}",
+    "scrabble-tsarine.svg": "lexforge scrabble tests/fixtures/scrabble/fr-midgame.board"
+    " --rack EIRSTAN --lexicon fr --show --svg {out}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PICTURES))
+def test_pictures_are_current(
+    name: str, build_dir: Path, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The SVG pictures of docs/img/ are what lexforge draws today."""
+    out = tmp_path / name
+    run(Example("docs/img", 0, PICTURES[name].format(out=out), (), False), request)
+    assert out.read_bytes() == (ROOT / "docs" / "img" / name).read_bytes(), (
+        f"docs/img/{name} is out of date: {PICTURES[name].format(out='docs/img/' + name)}"
+    )
 
 
 def test_matches_elisions() -> None:
