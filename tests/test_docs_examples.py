@@ -14,8 +14,9 @@ root, all the blocks of a page in one namespace, `...` eliding output.
 Blocks fenced ```sh are procedures (installing, building), not examples: other suites run them
 (tests/test_workflow.py, tests/test_distribution.py). A command that calls the HTTP API at
 `http://127.0.0.1:8000` is run against a `lexforge serve` this test starts on a free port of
-127.0.0.1 (the port is the only text changed). A block right after a line `<!-- slow -->` is
-run only with `-m slow`.
+127.0.0.1 (the port is the only text changed); a page whose examples run curl is skipped where
+curl is missing, unless LEXFORGE_REQUIRE_CURL=1 (as .ci/run sets). A block right after a line
+`<!-- slow -->` is run only with `-m slow`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import doctest
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -213,6 +215,10 @@ def check_page(runs: list[Example], request: pytest.FixtureRequest) -> None:
     """Run a page's examples in order; fail on the first whose output differs."""
     if not runs:
         return
+    if any(example.command.startswith("curl ") for example in runs) and not shutil.which("curl"):
+        if os.environ.get("LEXFORGE_REQUIRE_CURL") == "1":
+            pytest.fail("curl is not installed (LEXFORGE_REQUIRE_CURL=1)")
+        pytest.skip("curl is not installed")
     request.getfixturevalue("build_dir")
     for example in runs:
         actual = run(example, request)
