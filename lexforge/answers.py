@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from lexforge.lexicon import Lexicon
 from lexforge.output import Answer
 
-TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
 if TYPE_CHECKING:
     from lexforge.game import Result, Standing
     from lexforge.grid import Grid

@@ -30,7 +30,7 @@ from lexforge.lexicon import Lexicon
 from lexforge.output import FORMATS, Answer, format_path, write
 from lexforge.paths import exists_safely
 
-TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
 if TYPE_CHECKING:
     from typing import Any, NoReturn, TextIO
 
