@@ -119,7 +119,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--racks", type=int, default=32, help="rack clients (default: 32)")
     parser.add_argument("--rate", type=float, default=10, help="racks a second of each client")
-    parser.add_argument("--flood-connections", type=int, default=8)
+    parser.add_argument("--flood-connections", type=int, default=8, help="0: no flood")
     parser.add_argument("--workers", type=int, default=1, help="server processes (default: 1)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -671,11 +671,17 @@ def test_host_is_checked_when_bound_to_the_loopback(build_dir):
     os.chdir(ROOT)
     app = create_app(["en"], hosts=local_hosts("127.0.0.1", 8000))
     with TestClient(app) as local:
-        for host in ("evil.example", "evil.example:8000", "127.0.0.1:8001", "localhost"):
+        for host in ("evil.example", "evil.example:8000", "127.0.0.1:8001", "localhost.evil"):
             response = local.get("/api/lexicons", headers={"host": host})
             assert "is not this server" in error_of(response, 400), host
             assert response.headers["x-frame-options"] == "DENY"
-        for host in ("127.0.0.1:8000", "localhost:8000", "LOCALHOST:8000", "[::1]:8000"):
+        for host in (
+            "127.0.0.1:8000",
+            "localhost:8000",
+            "LOCALHOST:8000",
+            "[::1]:8000",
+            "localhost",
+        ):
             assert local.get("/api/lexicons", headers={"host": host}).status_code == 200, host
 
 

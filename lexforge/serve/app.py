@@ -65,8 +65,10 @@ LIMITS = {
     "time_budget": 5.0,
     "client_queries": 8,  # queries of one client address under way or waiting, beyond: 429
     "client_workers": 1,  # of those, running in a worker process at once (the rest wait)
-    "inline_letters": 12,  # a rack this short, with at most one joker, is answered inline
-    "inline_jokers": 1,
+    # a rack this short is answered inline (about a millisecond of CPU at most, measured on
+    # the largest lexicons, the answer encoded): without a joker, and with one
+    "inline_letters": 10,
+    "inline_letters_joker": 8,
 }
 
 
@@ -432,15 +434,16 @@ def bound(command: str, values: dict[str, Any]) -> None:
 
 def is_cheap(command: str, values: dict[str, Any]) -> bool:
     """Whether the query is answered inline: a check of words, or a rack short enough that
-    its search takes well under a millisecond (its worst case measured on the largest
-    lexicon, docs/server-notes.md)."""
+    its search and answer take about a millisecond (docs/server-notes.md)."""
     if command == "check":
         return True
     if command != "anagram":
         return False
     letters = values["letters"]
     jokers = letters.count("*") + letters.count("?")
-    return len(letters) <= LIMITS["inline_letters"] and jokers <= LIMITS["inline_jokers"]
+    if jokers == 0:
+        return len(letters) <= LIMITS["inline_letters"]
+    return jokers == 1 and len(letters) <= LIMITS["inline_letters_joker"]
 
 
 def local_hosts(host: str, port: int) -> frozenset[str] | None:
@@ -451,10 +454,8 @@ def local_hosts(host: str, port: int) -> frozenset[str] | None:
     if not loopback:
         return None
     names = {"localhost", "127.0.0.1", "[::1]", host if ":" not in host else f"[{host}]"}
-    hosts = {f"{name}:{port}" for name in names}
-    if port == 80:
-        hosts |= names
-    return frozenset(hosts)
+    # with this port, or none (a client may leave it out; a page's origin is named in full)
+    return frozenset(names | {f"{name}:{port}" for name in names})
 
 
 SECURITY_HEADERS = [

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 HEADER = struct.Struct("!Q")
-NICE = 5  # workers' priority below the server's loop
+NICE = 10  # workers' priority below the server's loop
 PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
@@ -52,6 +52,28 @@ def _receive_exactly(sock: socket.socket, size: int) -> bytes:
 def _receive(sock: socket.socket) -> Any:
     (size,) = HEADER.unpack(_receive_exactly(sock, HEADER.size))
     return pickle.loads(_receive_exactly(sock, size))
+
+
+async def _exchange(sock: socket.socket, request: Any) -> Any:
+    """Send ``request`` on the server's end of a worker's socket and read the reply, without
+    blocking the loop (a large answer comes in pieces, as the worker writes them)."""
+    loop = asyncio.get_running_loop()
+    data = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+    await loop.sock_sendall(sock, HEADER.pack(len(data)) + data)
+    (size,) = HEADER.unpack(await _read(loop, sock, HEADER.size))
+    return pickle.loads(await _read(loop, sock, size))
+
+
+async def _read(loop: asyncio.AbstractEventLoop, sock: socket.socket, size: int) -> bytes:
+    data = bytearray(size)
+    view = memoryview(data)
+    got = 0
+    while got < size:
+        count = await loop.sock_recv_into(sock, view[got:])
+        if not count:
+            raise EOFError
+        got += count
+    return bytes(data)
 
 
 def _serve(sock: socket.socket, job: Callable[[Any], Any]) -> None:
@@ -91,7 +113,7 @@ class Worker:
             finally:
                 os._exit(code)
         theirs.close()
-        mine.setblocking(True)
+        mine.setblocking(False)
         self.pid = pid
         self.sock = mine
 
@@ -142,21 +164,14 @@ class Pool:
         TimeoutError when the deadline (``time.monotonic``) passes first, waiting for a worker
         included; WorkerDied if the worker ended without answering."""
         worker = await self._acquire(deadline)
-        loop = asyncio.get_running_loop()
-        answered: asyncio.Future = loop.create_future()
-        fd = worker.sock.fileno()
-        loop.add_reader(fd, lambda: answered.done() or answered.set_result(None))
         try:
-            _send(worker.sock, request)
-            await asyncio.wait_for(answered, max(0.0, deadline - time.monotonic()))
-            kind, value = _receive(worker.sock)
+            remaining = max(0.0, deadline - time.monotonic())
+            kind, value = await asyncio.wait_for(_exchange(worker.sock, request), remaining)
         except BaseException as error:  # the deadline, a cancelled request, a dead worker
-            loop.remove_reader(fd)
             self._discard(worker)
             if isinstance(error, (EOFError, OSError)) and not isinstance(error, TimeoutError):
                 raise WorkerDied from None
             raise
-        loop.remove_reader(fd)
         self._release(worker)
         if kind == "raised":
             raise value
