@@ -251,8 +251,17 @@ def endpoints() -> list[Endpoint]:
             "generate",
             "random boards, readable by the other queries",
             (
-                Param("rows", "integer", "rows", default=4, minimum=1, maximum=20),
-                Param("cols", "integer", "columns", default=4, minimum=1, maximum=20),
+                Param(
+                    "rows", "integer", "rows", default=4, minimum=1, maximum=LIMITS["generate_side"]
+                ),
+                Param(
+                    "cols",
+                    "integer",
+                    "columns",
+                    default=4,
+                    minimum=1,
+                    maximum=LIMITS["generate_side"],
+                ),
                 Param(
                     "count",
                     "integer",
