@@ -117,13 +117,29 @@ class Worker:
         self.pid = pid
         self.sock = mine
 
-    def kill(self) -> None:
-        """Stop the worker now, and reap it."""
+    def kill(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        """Stop the worker now, and reap it: at once, or with ``loop`` once it has ended (the
+        system may take tens of milliseconds to take back a large worker's memory; the loop
+        answers other clients meanwhile)."""
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
         self.sock.close()
+        try:
+            ended = os.pidfd_open(self.pid) if loop is not None else None
+        except (OSError, AttributeError):  # no pidfd (not Linux 5.3+): wait here
+            ended = None
+        if ended is None:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            return
+
+        def reap() -> None:
+            loop.remove_reader(ended)
+            os.close(ended)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+
+        loop.add_reader(ended, reap)
 
 
 def _become_worker(keep: int) -> None:
@@ -209,7 +225,7 @@ class Pool:
 
     def _discard(self, worker: Worker) -> None:
         self.busy.discard(worker)
-        worker.kill()
+        worker.kill(asyncio.get_running_loop())
         self.free += 1
         self._wake()
 
