@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import random
 import statistics
 import subprocess
@@ -108,8 +107,7 @@ async def client(
 
 def sample_memory(pid: int, stop: threading.Event, samples: list) -> None:
     while not stop.is_set():
-        with contextlib.suppress(FileNotFoundError, ProcessLookupError):  # a worker killed
-            samples.append(rss_kib(pid))
+        samples.append(rss_kib(pid))
         stop.wait(0.2)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import socket
@@ -126,25 +127,37 @@ async def client(
         writer.close()
 
 
+def processes(pid: int) -> list[int]:
+    """The server's process and all its descendants (its worker processes, and theirs)."""
+    found = [pid]
+    for process in found:
+        with contextlib.suppress(FileNotFoundError):  # one that ended meanwhile
+            for task in Path(f"/proc/{process}/task").iterdir():
+                found += map(int, (task / "children").read_text().split())
+    return found
+
+
 def rss_kib(pid: int) -> int:
-    """Resident memory of the server: its process and its workers, summed (pages of the
-    lexicons' maps that the workers share are counted in each)."""
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    """Resident memory of the server: its process and its descendants, summed (pages of the
+    lexicons' maps that they share are counted in each)."""
     total = 0
-    for process in [pid, *map(int, children)]:
-        for line in Path(f"/proc/{process}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
+    for process in processes(pid):
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(f"/proc/{process}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
     return total
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of the server: its process and its workers, summed."""
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    """User and system CPU time of the server: its process and its descendants, summed (the
+    ones alive, and those they reaped)."""
     ticks = 0
-    for process in [pid, *map(int, children)]:
-        fields = Path(f"/proc/{process}/stat").read_text().rpartition(")")[2].split()
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    for process in processes(pid):
+        with contextlib.suppress(FileNotFoundError):
+            fields = Path(f"/proc/{process}/stat").read_text().rpartition(")")[2].split()
+            # utime, stime, cutime, cstime (fields 14 to 17)
+            ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
