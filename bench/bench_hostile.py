@@ -1,19 +1,22 @@
 """Hostile load on ``lexforge serve``: one client floods the worst queries while others send racks.
 
 Starts ``lexforge serve`` on 127.0.0.1 (a free port) over one lexicon. For ``--seconds``, one
-client (source address 127.0.0.2) keeps ``--flood-connections`` connections busy with the
-most expensive queries the API accepts, in turn: a rack of 20 characters with 3 jokers, a
-pattern with the most '*' allowed, 100 boards of 20×20 redrawn until each holds 1,000 words,
-64 Boggle grids of 400 cells; meanwhile ``--racks`` other clients (each its own source address,
-127.0.0.3 onward: the server limits each client address) each send a rack of 7–8 letters
-(a tenth with a joker) every 1/``--rate`` s on a fixed schedule (an open loop: latency counts
-from the time a request was due). Prints the racks' latency percentiles and errors (any status
-but 200, any broken connection or an answer later than 30 s), what the flood got, and the
-server's resident memory (its process and its workers) before, during (peak) and a few seconds
-after. Every request is on the loopback; the run stops by itself after ``--seconds`` plus at
-most 30 s. Asserts nothing.
+client (source address 127.0.0.2) keeps ``--flood-connections`` connections busy with the most
+expensive queries the API accepts, in turn: a rack of 20 characters with 3 jokers, a pattern
+with the most '*' allowed, 100 boards of 20×20 redrawn until each holds 1,000 words, 16 Boggle
+grids of 400 cells with paths; meanwhile ``--racks`` other clients (each its own source address,
+127.0.0.3 onward: the server limits each client address) each send a rack of 7–8 letters (a
+tenth with a joker) every 1/``--rate`` s on a fixed schedule (an open loop: latency counts from
+the time a request was due). Prints the racks' latency percentiles and errors (any status but
+200, any broken connection or an answer later than 30 s), what the flood got, and the server's
+resident memory (its process and its workers) before, during (peak) and a few seconds after.
+Every request is on the loopback; the run stops by itself after ``--seconds`` plus at most 30 s.
+Asserts nothing. With ``--flood cheap`` the flood is of 8-letter racks with a joker, which the
+server answers in its own loop; ``--flood-connections 0``: no flood, for comparison.
 
     .venv/bin/python bench/bench_hostile.py --lexicon it --seconds 20
+    .venv/bin/python bench/bench_hostile.py --lexicon it --seconds 20 --flood cheap
+    .venv/bin/python bench/bench_hostile.py --lexicon it --seconds 20 --flood-connections 0
 """
 
 from __future__ import annotations
@@ -100,6 +103,7 @@ async def client(
             if connection is not None:
                 connection[1].close()
             connection = None
+            await asyncio.sleep(0.05)  # a refused connection is not tried again at once
         results.append((time.perf_counter() - start, status))
     if connection is not None:
         connection[1].close()
@@ -118,6 +122,13 @@ def main() -> None:
     parser.add_argument("--racks", type=int, default=32, help="rack clients (default: 32)")
     parser.add_argument("--rate", type=float, default=10, help="racks a second of each client")
     parser.add_argument("--flood-connections", type=int, default=8, help="0: no flood")
+    parser.add_argument(
+        "--flood",
+        choices=("worst", "cheap"),
+        default="worst",
+        help="worst: the costliest queries; cheap: racks of 8 letters with a joker, answered "
+        "in the server's loop (default: %(default)s)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="server processes (default: 1)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -126,6 +137,7 @@ def main() -> None:
     lexicon = Lexicon.open(args.lexicon)
     racks = queries(lexicon, "rack", 500, random.Random(args.seed))
     worst = worst_queries(lexicon.name)
+    flood = worst if args.flood == "worst" else [rack for rack in racks if "%2A" in rack]
 
     port = free_port()
     command = [sys.executable, "-m", "lexforge.cli", "serve", "--port", str(port)]
@@ -170,7 +182,7 @@ def main() -> None:
                 for i in range(args.racks)
             ]
             flooders = [
-                client(port, "127.0.0.2", worst, end, flood_results)
+                client(port, "127.0.0.2", flood, end, flood_results)
                 for _ in range(args.flood_connections)
             ]
             await asyncio.gather(*rackers, *flooders)
@@ -189,8 +201,8 @@ def main() -> None:
     errors = sum(1 for _, status in rack_results if status != 200)
     print(
         f"lexicon {args.lexicon}, {elapsed:.1f} s, {args.workers} server process(es); "
-        f"{args.racks} rack clients at {args.rate:g}/s each, one client flooding on "
-        f"{args.flood_connections} connections"
+        f"{args.racks} rack clients at {args.rate:g}/s each, one client flooding "
+        f"{args.flood} queries on {args.flood_connections} connections"
     )
     print(
         f"racks: {len(latencies)} requests, p50 {statistics.median(latencies):.1f} ms, "

@@ -6,6 +6,7 @@ refused before any search runs."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -793,5 +794,56 @@ def test_slow_and_oversized_requests_are_cut_off(build_dir):
         good = exchange(port, b"GET /api/lexicons HTTP/1.1\r\n" + host + close)
         assert good.startswith(b"HTTP/1.1 200")
     finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_client_flooding_cheap_queries_is_moved_off_the_loop(build_dir):
+    """Racks are answered in the server's loop, but a client taking much of the loop has its
+    next ones answered by a worker (one at a time); once it has been quiet, by the loop again."""
+    os.chdir(ROOT)
+    app = create_app(["en"])
+    with TestClient(app) as flooding:
+        rack = "/api/lexicons/en/anagram?letters=SEATRIN*"
+        alone = flooding.get(rack).text
+        assert app.state.pool.pids() == []  # answered inline
+        until = time.monotonic() + 10
+        while not app.state.pool.pids() and time.monotonic() < until:
+            assert flooding.get(rack).text == alone
+        assert app.state.pool.pids(), "a flood of racks never left the loop"
+        assert flooding.get(rack).text == alone
+        app.state.pool.close()
+        time.sleep(3)
+        assert flooding.get(rack).text == alone
+        assert app.state.pool.pids() == []  # inline again
+
+
+def test_a_client_address_has_a_few_connections_at_most(build_dir):
+    from lexforge.serve.server import CLIENT_CONNECTIONS
+
+    server, port = start_server()
+    held = []
+    try:
+        for _ in range(CLIENT_CONNECTIONS):
+            sock = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+            held.append(sock)
+        time.sleep(0.3)
+        extra = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+        extra.settimeout(5)
+        with contextlib.suppress(ConnectionResetError):  # closed at once
+            assert extra.recv(100) == b""
+        extra.close()
+        request = f"GET /api/lexicons HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        held[0].sendall(request)
+        held[0].settimeout(5)
+        assert held[0].recv(100).startswith(b"HTTP/1.1 200")
+        other = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.3", 0))
+        other.sendall(request)
+        other.settimeout(5)
+        assert other.recv(100).startswith(b"HTTP/1.1 200")
+        other.close()
+    finally:
+        for sock in held:
+            sock.close()
         server.terminate()
         server.wait(timeout=10)

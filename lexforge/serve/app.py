@@ -42,6 +42,11 @@ from lexforge.serve.params import BadRequest, Endpoint, Param, openapi_document
 from lexforge.serve.pool import Pool, WorkerDied
 
 STATIC = Path(__file__).parent / "static"
+# A client whose inline queries took more than LOOP_SHARE seconds of the loop (decaying by
+# half every LOOP_HALF_LIFE s: over a quarter of it, kept up) has its next ones run in the
+# workers, where it has one at a time: a flood of cheap queries cannot take the loop either.
+LOOP_SHARE = 0.15
+LOOP_HALF_LIFE = 0.5
 BODY_SECONDS = 10.0  # a POST body not received by then is refused (408)
 QUERY_PROCESSES = 2  # worker processes of one server process (lexforge.serve.pool)
 
@@ -455,6 +460,14 @@ def is_cheap(command: str, values: dict[str, Any]) -> bool:
     return jokers == 1 and len(letters) <= LIMITS["inline_letters_joker"]
 
 
+def spent(before: tuple[float, float] | None, began: float, ended: float) -> tuple[float, float]:
+    """A client's time in the server's loop, as (seconds, when): the seconds of its queries
+    answered inline, decaying by half every ``LOOP_HALF_LIFE`` seconds, after one more query
+    from ``began`` to ``ended``."""
+    seconds, when = before or (0.0, ended)
+    return seconds * 0.5 ** ((ended - when) / LOOP_HALF_LIFE) + (ended - began), ended
+
+
 def local_hosts(host: str, port: int) -> frozenset[str] | None:
     """The Host headers a server bound to ``host:port`` answers, when it is bound to the loopback
     (a page of another site resolving its own name to 127.0.0.1 sends its own name: DNS
@@ -573,6 +586,7 @@ def create_app(
 
     pool = Pool(QUERY_PROCESSES, work)
     under_way: dict[str, int] = {}  # client address: its queries under way or waiting
+    loop_time: dict[str, tuple[float, float]] = {}  # client address: its share of the loop
     in_workers: dict[str, asyncio.Semaphore] = {}
 
     async def in_worker(client: str, request: tuple, deadline: float) -> tuple[int, str]:
@@ -607,8 +621,16 @@ def create_app(
                     texts.setdefault(key, []).append(value)
                 values = endpoint.read(texts, from_text=True)
             bound(command, values)
-            if is_cheap(command, values):
-                return answer_response(run_query(endpoint, served[name][0], values))
+            now = time.monotonic()
+            share = spent(loop_time.get(client), now, now)
+            if is_cheap(command, values) and share[0] < LOOP_SHARE:
+                text = run_query(endpoint, served[name][0], values)
+                loop_time[client] = spent(share, now, time.monotonic())
+                if len(loop_time) > 10_000:  # the clients gone quiet forgotten
+                    for address, used in list(loop_time.items()):
+                        if spent(used, now, now)[0] < 0.001:
+                            del loop_time[address]
+                return answer_response(text)
             if under_way.get(client, 0) >= LIMITS["client_queries"]:
                 raise BadRequest(
                     429,
@@ -631,6 +653,8 @@ def create_app(
                 raise BadRequest(status, text)
         except BadRequest as error:
             headers = {"Retry-After": "1"} if error.status in (429, 503) else None
+            if error.status == 429:  # answered after the second it asks for: a client that
+                await asyncio.sleep(1)  # would not wait, waits (on at most 16 connections)
             return error_response(error.status, str(error), headers)
         except UserError as error:
             return error_response(422, str(error))

@@ -10,7 +10,7 @@ A slow client cannot hold a connection: its request line and headers must arrive
 ``HEADER_SECONDS`` and ``HEADER_BYTES`` (``GuardedProtocol``; else the connection is closed or
 answered 400), an idle keep-alive connection is closed after ``KEEP_ALIVE_SECONDS``, a body must
 arrive within the app's ``BODY_SECONDS``, and a process holds at most ``CONNECTIONS``
-connections (uvicorn answers 503 beyond).
+connections (uvicorn answers 503 beyond), ``CLIENT_CONNECTIONS`` of one client address.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ HEADER_SECONDS = 10.0
 HEADER_BYTES = 16_384  # request line and headers
 KEEP_ALIVE_SECONDS = 5
 CONNECTIONS = 1_000  # of one server process
+CLIENT_CONNECTIONS = 16  # of one client address, in one server process
 
 
 def listen(host: str, port: int, *, workers: int = 1) -> socket.socket:
@@ -114,20 +115,36 @@ def guarded_protocol() -> type:
     """uvicorn's HTTP/1.1 protocol (httptools) with a deadline and a size for each request's
     head: a connection whose request line and headers take over ``HEADER_SECONDS`` is closed
     (the first from the connection's start, each next from its first byte), one whose head
-    grows over ``HEADER_BYTES`` is answered 400 and closed."""
+    grows over ``HEADER_BYTES`` is answered 400 and closed; and at most
+    ``CLIENT_CONNECTIONS`` connections of one client address (the next ones are closed at
+    once)."""
     import httptools
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    open_connections: dict[str, int] = {}  # client address: its connections open
 
     class GuardedProtocol(HttpToolsProtocol):
         head_timer: Any = None
         head_bytes = 0
+        address: str | None = None  # counted in open_connections
 
         def connection_made(self, transport: Any) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            address = self.client[0] if self.client else ""
+            if open_connections.get(address, 0) >= CLIENT_CONNECTIONS:
+                transport.close()
+                return
+            open_connections[address] = open_connections.get(address, 0) + 1
+            self.address = address
             self._start_head()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_head()
+            if self.address is not None:
+                open_connections[self.address] -= 1
+                if not open_connections[self.address]:
+                    del open_connections[self.address]
+                self.address = None
             super().connection_lost(exc)
 
         def on_message_begin(self) -> None:
