@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import random
 import statistics
 import subprocess
@@ -109,6 +110,21 @@ async def client(
         connection[1].close()
 
 
+def run_flood(port: int, targets: list[str], end: float, connections: int) -> list:
+    """The flooding client (127.0.0.2) on ``connections`` connections until ``end``
+    (``time.time``): each answer's (seconds, status)."""
+    results: list[tuple[float, int]] = []
+
+    async def flood() -> None:
+        finish = time.perf_counter() + (end - time.time())
+        await asyncio.gather(
+            *(client(port, "127.0.0.2", targets, finish, results) for _ in range(connections))
+        )
+
+    asyncio.run(flood())
+    return results
+
+
 def sample_memory(pid: int, stop: threading.Event, samples: list) -> None:
     while not stop.is_set():
         samples.append(rss_kib(pid))
@@ -164,7 +180,6 @@ def main() -> None:
         sampler = threading.Thread(target=sample_memory, args=(server.pid, stop, samples))
         sampler.start()
         rack_results: list[tuple[float, int]] = []
-        flood_results: list[tuple[float, int]] = []
 
         async def run() -> float:
             start = time.perf_counter()
@@ -181,14 +196,18 @@ def main() -> None:
                 )
                 for i in range(args.racks)
             ]
-            flooders = [
-                client(port, "127.0.0.2", flood, end, flood_results)
-                for _ in range(args.flood_connections)
-            ]
-            await asyncio.gather(*rackers, *flooders)
+            await asyncio.gather(*rackers)
             return time.perf_counter() - start
 
-        elapsed = asyncio.run(run())
+        # the flood from its own process: its work does not delay the rack clients' loop
+        context = multiprocessing.get_context("fork")
+        flood_end = time.time() + args.seconds + 0.5
+        with context.Pool(1) as flooder:
+            flooding = flooder.apply_async(
+                run_flood, (port, flood, flood_end, args.flood_connections)
+            )
+            elapsed = asyncio.run(run())
+            flood_results = flooding.get(timeout=ANSWER_SECONDS + 30)
         stop.set()
         sampler.join()
         time.sleep(3)
