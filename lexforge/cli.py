@@ -1138,7 +1138,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         type=seconds,
         default=5.0,
         metavar="SECONDS",
-        help="longest a query may run before the answer is 503 (default: 5)",
+        help="longest a query may run: past it, it is stopped and answered 503 (default: 5)",
     )
     sub.add_argument(
         "--workers",

@@ -536,6 +536,9 @@ def test_work_past_its_budget_is_stopped(build_dir):
         cpu = cpu_of_this_process()
         time.sleep(1)
         assert cpu_of_this_process() - cpu < 0.3  # nothing of it runs on here
+        every_word = short.get("/api/lexicons/it/pattern", params={"pattern": "*"})
+        assert "over the time budget" in error_of(every_word, 503)
+        assert app.state.pool.pids() == []
         # the next query gets a fresh worker
         answer = short.get("/api/lexicons/it/pattern", params={"pattern": "CASA"})
         assert answer.status_code == 200 and '"CASA"' in answer.text
