@@ -11,6 +11,7 @@ import yaml
 from build_helpers import ROOT
 
 from lexforge.errors import UserError
+from lexforge.language import Language
 from lexforge.normalize import Normalizer
 from pipeline.config import language_json, load_config
 
@@ -50,3 +51,17 @@ def test_a_bad_override_is_one_line_naming_the_lexicon(tmp_path):
         config_with(tmp_path, classify={"max_run": 0})
     with pytest.raises(UserError, match=r"lexicons/x: tile_symbols: XY: not one of the Scrabble"):
         config_with(tmp_path / "b", tile_symbols={"XY": "Ł"})
+
+
+def test_letter_rules_and_no_roman_numerals_as_polish_sets_them():
+    """Polish (the repository's language file) turns Roman numerals off and the letter rules
+    on; the compiled path and the Python one reject the same entries."""
+    polish = Language.load(ROOT / "config/languages/pl.yaml")
+    entries = ["aa", "uu", "yy", "dłuuuugi", "zzz", "ci", "mi", "li", "mdli", "hm", "kg", "mama",
+               "żółw", "szczęście", "aaa"]  # fmt: skip
+    fast, slow = (Normalizer(polish, case_sensitive=False) for _ in range(2))
+    words = fast.normalize_distinct(entries)
+    assert words == set(slow.normalize_all(entries))
+    assert fast.rejected == slow.rejected
+    assert words == {"CI", "MI", "LI", "MDLI", "HM", "MAMA", "ŻÓŁW", "SZCZĘŚCIE"}
+    assert fast.rejected == {"one-letter": 4, "letter-run": 1, "no-vowel": 1, "unit": 1}
