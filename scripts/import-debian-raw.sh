@@ -35,9 +35,14 @@ while read -r lang dpkg dfile apkg multi hpkg hname licenses; do
   packages=()
   for pkg in "$dpkg" "$apkg" "$hpkg"; do [ "$pkg" = - ] || packages+=("$pkg"); done
   (cd "$work" && apt-get download "${packages[@]}" >/dev/null)
-  rm -rf "raw/$lang/dict" "raw/$lang/aspell" "raw/$lang/hunspell" "raw/$lang/licenses"
-  mkdir -p "raw/$lang/dict" "raw/$lang/aspell" "raw/$lang/hunspell" "raw/$lang/licenses"
   sources="raw/$lang/SOURCES"
+  # Lines of files this script does not import (curation/, enable2k/ …) are kept as they are,
+  # and so are their licence texts.
+  kept=$(awk -F'\t' '!/^#/ && NF == 5 && $1 !~ /^(dict|aspell|hunspell)\//' "$sources" 2>/dev/null || true)
+  for pkg in "${packages[@]}"; do rm -f "raw/$lang/licenses/$pkg.copyright"; done
+  rm -rf "raw/$lang/dict" "raw/$lang/aspell" "raw/$lang/hunspell"
+  mkdir -p "raw/$lang/aspell" "raw/$lang/hunspell" "raw/$lang/licenses"
+  [ "$dpkg" = - ] || mkdir -p "raw/$lang/dict"
   {
     echo "# Raw sources for '$lang', copied unchanged from Debian packages by scripts/import-debian-raw.sh."
     echo "# Each package's copyright file is in licenses/."
@@ -69,5 +74,6 @@ while read -r lang dpkg dfile apkg multi hpkg hname licenses; do
         "$(sha256sum "raw/$lang/$dir/$f" | cut -d' ' -f1)" >> "$sources"
     done
   done
+  [ -z "$kept" ] || printf '%s\n' "$kept" >> "$sources"
   echo "raw/$lang: top-level aspell dictionary $multi, hunspell dictionary $hname.dic" >&2
 done <<< "$table"
