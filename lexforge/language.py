@@ -284,6 +284,16 @@ class Language:
             if any(joiner in tile for joiner in self.joiners)
         )
 
+    def letter_count(self, word: str) -> int:
+        """The letters of a folded word, a tile spelt with a joiner counting its letters (the
+        symbol of Catalan L·L two): what the length bounds see."""
+        count = len(word)
+        for spelling, symbol in self.joined_tiles:
+            if symbol in word:
+                extra = sum(char not in self.joiners for char in spelling) - 1
+                count += extra * word.count(symbol)
+        return count
+
     @cached_property
     def untiled(self) -> frozenset[str]:
         """Letters no tile can play, where words are stored as tiles (``tile_symbols``): letters

@@ -140,6 +140,7 @@ class Normalizer:
         case_sensitive = self.case_sensitive
         language = self.language
         tokenize = language.tokenize if language.tile_symbols else None
+        joined = bool(language.joined_tiles)
         shortest, longest = language.min_length, language.max_length
         letters = self._letters
         classifier = self._classifier
@@ -153,6 +154,8 @@ class Normalizer:
                     reason = "alphabet"
                 elif not shortest <= len(word) <= longest:
                     reason = "too-short" if len(word) < shortest else "too-long"
+                elif joined and language.letter_count(word) > longest:
+                    reason = "too-long"  # Catalan L·L: one symbol, two letters
                 else:
                     reason = classifier.reason(word) if classifier else None
                     if reason is None and tokenize:
@@ -257,6 +260,8 @@ class Normalizer:
                 return "proper-noun"
         word = fold_word(entry, self.language)
         if self._word_re.fullmatch(word):
+            if self.language.letter_count(word) > self.language.max_length:
+                return "too-long"  # Catalan L·L: one symbol, two letters
             if self._classifier is not None:
                 reason = self._classifier.reason(word)
                 if reason is not None:
