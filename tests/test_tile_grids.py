@@ -128,3 +128,15 @@ def test_an_unknown_tile_or_a_tile_letter_the_lexicon_lacks_is_one_line():
     )
     with pytest.raises(UserError, match=r"cell 'Ɲ': 'Ɲ' is a Bambara tile but not a letter"):
         parse_grids("A Ɲ\nN A", bambara)
+
+
+def test_a_joined_tile_counts_its_letters_for_the_length_bounds():
+    """INTEL·LECTUALITZACIONS has 21 letters (20 tiles): too long for both lexicons (at most 20
+    letters); INTEL·LECTUALITZARIA has 20."""
+    long, fits = "intel·lectualitzacions", "intel·lectualitzaria"
+    for language in (TILED, FOLDED):
+        normalizer = Normalizer(language, case_sensitive=False)
+        assert [language.spell(w) for w in normalizer.normalize_all([long, fits])] == [
+            fits.upper() if language is TILED else fits.upper().replace("·", "")
+        ]
+        assert normalizer.rejected == {"too-long": 1}
