@@ -400,7 +400,16 @@ class Language:
             return language
         values = {language.tile_symbol(tile): v for tile, v in language.tile_values.items()}
         values.pop(None, None)  # the tiles without a symbol
-        return language.replace(tile_values=language.tile_values | values)
+        ruzzle = language.ruzzle_values  # a tile's cell scores its letters, as a Qu die does
+        cells = {
+            symbol: sum(ruzzle[letter] for letter in letters)
+            for tile, symbol in symbols.items()
+            if (letters := [c for c in tile if c not in language.joiners])
+            and all(letter in ruzzle for letter in letters)
+        }
+        return language.replace(
+            tile_values=language.tile_values | values, ruzzle_values=cells | ruzzle
+        )
 
     @classmethod
     def load(cls, spec: str | Path) -> Language:
