@@ -140,3 +140,10 @@ def test_a_joined_tile_counts_its_letters_for_the_length_bounds():
             fits.upper() if language is TILED else fits.upper().replace("·", "")
         ]
         assert normalizer.rejected == {"too-long": 1}
+
+
+def test_a_tile_cell_scores_its_letters_in_ruzzle():
+    spanish = CONFIG.lexicons["es-scrabble"].language
+    values = spanish.ruzzle_values
+    assert values[spanish.tile_symbols["CH"]] == values["C"] + values["H"]
+    assert not TILED.ruzzle_values  # Catalan has no Ruzzle table: none invented for its tiles
