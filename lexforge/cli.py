@@ -294,9 +294,10 @@ def cmd_ruzzle(args: argparse.Namespace) -> None:
     def text(out: TextIO) -> None:
         for number, (board, words) in enumerate(zip(boards, results, strict=True), start=1):
             grid_header(out, number, len(boards))
-            width = max((len(w.word) for w in words), default=0) + 2
-            lines = [format_grid(board).rstrip("\n"), ""]
-            lines += [f"{w.word:<{width}}{w.score:<7}{format_path(w.path)}" for w in words]
+            spell = lexicon.language.spell  # multi-letter tiles spelled: [CH] on the board
+            width = max((len(spell(w.word)) for w in words), default=0) + 2
+            lines = [spell(format_grid(board), bracket=True).rstrip("\n"), ""]
+            lines += [f"{spell(w.word):<{width}}{w.score:<7}{format_path(w.path)}" for w in words]
             grid = found.summary["grids"][number - 1]
             lines += [
                 "",

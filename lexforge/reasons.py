@@ -13,7 +13,7 @@ CHARACTER_REASONS: dict[str, str] = {
 }
 CASE_REASONS = ("proper_nouns", "abbreviations")
 #: Shape rules of the language's ``classify`` block (lexforge.classify), checked after folding.
-CLASSIFY_REASONS = ("no-vowel", "roman-numeral", "unit")
+CLASSIFY_REASONS = ("no-vowel", "roman-numeral", "unit", "one-letter", "letter-run")
 REASONS = (
     *CHARACTER_REASONS,
     "abbreviation",
@@ -22,6 +22,7 @@ REASONS = (
     "too-short",
     "too-long",
     *CLASSIFY_REASONS,
+    "no-tile",  # a letter no tile plays, where words are stored as tiles (Catalan BYTE)
 )
 #: Why composing a lexicon's sources removes a word a source holds (pipeline.words).
 REMOVAL_REASONS = ("too-few-sources", "unconfirmed", "not-in-list", "denied", "named")
