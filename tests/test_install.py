@@ -169,7 +169,8 @@ def test_install_refuses_a_bad_bundle(swedish, data_home, tmp_path, edit, messag
     assert run("install", str(swedish / "build/dist/sv-0.0.1.tar.gz")).returncode == 0
     before = {p.name: p.read_bytes() for p in (data_home / "sv").iterdir() if p.is_file()}
     bad = repack(swedish / "build/dist/sv-0.0.1.tar.gz", tmp_path / "sv-0.0.1.tar.gz", edit)
-    fails_in_one_line(run("install", str(bad), "--skip-sha256"), str(bad), message)
+    digest = hashlib.sha256(bad.read_bytes()).hexdigest()  # its sha256 holds: the rest refuses
+    fails_in_one_line(run("install", str(bad), "--sha256", digest), str(bad), message)
     assert [p.name for p in data_home.iterdir()] == ["sv"]  # nothing half-installed
     assert {p.name: p.read_bytes() for p in (data_home / "sv").iterdir() if p.is_file()} == before
     assert not (tmp_path / "evil").exists() and not Path("/tmp/evil").exists()
@@ -191,10 +192,10 @@ def test_install_checks_sha256sums(swedish, data_home, tmp_path):
     assert done.returncode == 0 and (tmp_path / "shelf/sv/words.marisa").is_file(), done.stderr
     assert done.stderr == ""
     sums.unlink()
-    (tmp_path / "junk.tar.gz").write_bytes(gzip.compress(b"not a tar"))
-    fails_in_one_line(
-        run("install", str(tmp_path / "junk.tar.gz"), "--skip-sha256"), "not a readable"
-    )
+    junk = tmp_path / "junk.tar.gz"
+    junk.write_bytes(gzip.compress(b"not a tar"))
+    digest = hashlib.sha256(junk.read_bytes()).hexdigest()
+    fails_in_one_line(run("install", str(junk), "--sha256", digest), "not a readable")
     fails_in_one_line(run("install", str(tmp_path / "none.tar.gz")), "file not found")
 
 
