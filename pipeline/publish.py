@@ -49,6 +49,10 @@ DESCRIPTIONS = {
     "language.json": "the language: alphabet, bounds, game tables",
     "letters.parquet": "per letter: occurrences, frequencies, tiles and values",
     "stats.parquet": "word lengths, per-source counts and rejections, anagram classes, overlap",
+    "report.html": "the quality report, as a web page",
+    "report.json": "the quality report's figures",
+    "sources.json": "the sources' names, in the order of word-sources.npy's bits",
+    "word-sources.npy": "per word: a bitmask of the sources that hold it",
 }
 
 
@@ -114,7 +118,8 @@ def readme(manifest: dict, version: str, names: list[str], records: list[dict]) 
         f"{name} {version}: a lexforge lexicon ({manifest['language']}, "
         f"{manifest['words']:,} words)",
         "",
-        f"Install:  lexforge install {name}-{version}.tar.gz  (checks SHA256SUMS beside it)",
+        f"Install:  lexforge install {name}-{version}.tar.gz  (checks it against SHA256SUMS "
+        "beside it, or --sha256 HEX)",
         f"Query:    lexforge anagram LETTERS --lexicon {name}",
         "",
         "Files:",
