@@ -121,11 +121,19 @@ def licenses(entries: list[SourceEntry], unknown: list[Path]) -> list[dict]:
 def missing_line(file: Path) -> str:
     """What to do for a raw file without a ``SOURCES`` line: the exact line to add, in the
     ``SOURCES`` file of its own folder (found first)."""
+    if not file.is_file():
+        return "file not found"
     line = "\t".join((file.name, "lexforge", "in-tree", "MIT", sha256_file(file)))
-    return (
+    text = file.parent / "licenses" / "lexforge.copyright"
+    advice = (
         f"add to {file.parent / SOURCES_FILE} the tab-separated line '{line}' if the lexforge "
-        "authors wrote it, else its source's package, version and licence in place of "
-        f"'lexforge in-tree MIT' and that licence's text as licenses/<package>.copyright"
+        "authors wrote it"
+    )
+    if not text.is_file():
+        advice += f" (and the project's licence as {text})"
+    return (
+        f"{advice}, else its source's package, version and licence in place of 'lexforge "
+        "in-tree MIT' and that licence's text as licenses/<package>.copyright"
     )
 
 

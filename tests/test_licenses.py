@@ -52,6 +52,7 @@ def test_a_file_without_a_line_is_told_the_line_to_add(tmp_path, monkeypatch):
     line = f"shortwords.txt\tlexforge\tin-tree\tMIT\t{digest}"
     assert f"{new} has no line in a SOURCES file" in message
     assert f"add to {lists / 'SOURCES'} the tab-separated line '{line}'" in message
+    assert f"(and the project's licence as {lists / 'licenses/lexforge.copyright'})" in message
 
     (lists / "SOURCES").write_text(f"# path\tpackage\tversion\tlicense\tsha256\n{line}\n")
     (lists / "licenses").mkdir()
