@@ -123,17 +123,14 @@ def missing_line(file: Path) -> str:
     ``SOURCES`` file of its own folder (found first)."""
     if not file.is_file():
         return "file not found"
-    line = "\t".join((file.name, "lexforge", "in-tree", "MIT", sha256_file(file)))
+    line = "\\t".join((file.name, "lexforge", "in-tree", "MIT", sha256_file(file)))
     text = file.parent / "licenses" / "lexforge.copyright"
-    advice = (
-        f"add to {file.parent / SOURCES_FILE} the tab-separated line '{line}' if the lexforge "
-        "authors wrote it"
-    )
-    if not text.is_file():
-        advice += f" (and the project's licence as {text})"
+    licence = "" if text.is_file() else f", and the project's licence as {text}"
     return (
-        f"{advice}, else its source's package, version and licence in place of 'lexforge "
-        "in-tree MIT' and that licence's text as licenses/<package>.copyright"
+        "add its line (if the lexforge authors wrote it; else its source's package, version "
+        "and licence in place of 'lexforge in-tree MIT', and that licence's text as "
+        f"licenses/<package>.copyright{licence}): printf '{line}\\n' >> "
+        f"{file.parent / SOURCES_FILE}"
     )
 
 

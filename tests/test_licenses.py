@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -49,12 +50,14 @@ def test_a_file_without_a_line_is_told_the_line_to_add(tmp_path, monkeypatch):
         provenance(tmp_path / "build/xx", manifest)
     message = str(refused.value)
     digest = hashlib.sha256(new.read_bytes()).hexdigest()  # the oracle: hashlib
-    line = f"shortwords.txt\tlexforge\tin-tree\tMIT\t{digest}"
+    line = f"shortwords.txt\\tlexforge\\tin-tree\\tMIT\\t{digest}"
+    command = f"printf '{line}\\n' >> {lists / 'SOURCES'}"
     assert f"{new} has no line in a SOURCES file" in message
-    assert f"add to {lists / 'SOURCES'} the tab-separated line '{line}'" in message
-    assert f"(and the project's licence as {lists / 'licenses/lexforge.copyright'})" in message
+    assert message.endswith(f"): {command}")
+    assert f", and the project's licence as {lists / 'licenses/lexforge.copyright'})" in message
 
-    (lists / "SOURCES").write_text(f"# path\tpackage\tversion\tlicense\tsha256\n{line}\n")
+    (lists / "SOURCES").write_text("# path\tpackage\tversion\tlicense\tsha256\n")
+    subprocess.run(["bash", "-c", command], check=True)  # the advice, as given
     (lists / "licenses").mkdir()
     (lists / "licenses/lexforge.copyright").write_text((ROOT / "LICENSE").read_text())
     sources, texts, records = provenance(tmp_path / "build/xx", manifest)  # the advice works
