@@ -723,7 +723,11 @@ def cmd_install(args: argparse.Namespace) -> None:
     from lexforge.install import install_bundle
 
     folder = install_bundle(
-        Path(args.bundle), args.dir and Path(args.dir), args.sums and Path(args.sums)
+        Path(args.bundle),
+        args.dir and Path(args.dir),
+        args.sums and Path(args.sums),
+        args.sha256,
+        args.skip_sha256,
     )
     print(f"installed {folder.name} into {folder}")
 
@@ -1203,6 +1207,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub.add_argument("--dir", metavar="D", help="install into D/<lexicon>/ (default: data dir)")
     sub.add_argument(
         "--sums", metavar="FILE", help="SHA256SUMS to check (default: the one beside the bundle)"
+    )
+    sub.add_argument("--sha256", metavar="HEX", help="the bundle's sha256, to check instead")
+    sub.add_argument(
+        "--skip-sha256",
+        action="store_true",
+        help="install a bundle that cannot be checked (no SHA256SUMS, no --sha256); says so",
     )
     sub.set_defaults(handler=cmd_install)
 
