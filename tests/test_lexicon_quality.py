@@ -12,6 +12,7 @@ import pytest
 from build_helpers import ROOT
 
 from lexforge.classify import Classifier
+from lexforge.normalize import Normalizer
 from lexforge.sources.curation import read_curation
 from lexforge.text import fold_word
 from pipeline.config import load_config
@@ -51,23 +52,23 @@ def words_of(build_dir: Path, lexicon: str) -> set[str]:
     return set((build_dir / lexicon / "words.txt").read_text(encoding="utf-8").split())
 
 
-def two_letter_list(lexicon: str) -> Path | None:
-    exact = [s.path for s in CONFIG.lexicons[lexicon].sources if s.role == "exact"]
-    return ROOT / exact[0] if exact else None
-
-
 @pytest.mark.parametrize("lexicon", LEXICONS)
-def test_two_letter_words_equal_the_published_list(build_dir, lexicon):
+def test_exact_lists_fix_the_words_of_their_lengths(build_dir, lexicon):
+    """Each exact list (a published two-letter list, FISE-2's two- and three-tile lists) holds
+    exactly the lexicon's words of the lengths it holds (in tiles, as stored)."""
     spec = CONFIG.lexicons[lexicon]
-    listed = two_letter_list(lexicon)
-    if listed is None:
+    exact = [source for source in spec.sources if source.role == "exact"]
+    if not exact:
         note = spec.language.classify.get("two_letter", "")
         assert note.startswith("no curated list"), f"{lexicon}: no list and no note saying why"
         pytest.skip(f"{lexicon}: {note}")
-    published = set(read_curation(listed))
-    assert published and all(len(word) == 2 for word in published)
-    built = {word for word in words_of(build_dir, lexicon) if len(word) == 2}
-    assert built == published
+    words = words_of(build_dir, lexicon)
+    normalizer = Normalizer(spec.language, case_sensitive=False, classify=False)
+    for source in exact:
+        published = {normalizer(word.lower()) for word in read_curation(ROOT / source.path)}
+        assert published and None not in published
+        lengths = {len(word) for word in published}
+        assert {word for word in words if len(word) in lengths} == published, source.id
 
 
 def test_english_holds_every_enable2k_word_of_2_to_15_letters(build_dir):
@@ -115,7 +116,7 @@ def test_german_names_go_and_nouns_that_are_also_names_stay(build_dir, lexicon):
 def test_no_roman_numeral_unit_or_vowelless_abbreviation(build_dir, lexicon):
     language = CONFIG.lexicons[lexicon].language
     allowed = set(language.classify.get("exceptions", ()))
-    words = words_of(build_dir, lexicon)
+    words = {language.spell(word) for word in words_of(build_dir, lexicon)}  # PCHS, not PÇS
     assert not (words & ROMAN) - allowed
     assert not (words & UNITS) - allowed
     rules = Classifier.for_language(language)
