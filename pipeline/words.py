@@ -78,7 +78,7 @@ def collect_words(
             reject,
             classify=source.role not in ("deny", "names"),
             track_case=naming,
-            listed=frozenset(LISTED_REASONS if source.role != "names" else ()),
+            listed=frozenset(LISTED_REASONS),
         )
         pruned: Counter[frozenset[str]] = Counter()
         if source.tags:
