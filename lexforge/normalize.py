@@ -11,8 +11,9 @@ abbreviation too. Last, a lexicon with multi-letter tiles (``tile_symbols``) sto
 tiles: each CH becomes the CH tile's symbol (``Language.tokenize``; rules and lengths apply to
 the letters, and the word must also have ``min_length`` tiles: LL alone is too short), and a word
 holding a letter no tile plays is rejected (``no-tile``: Catalan BYTE, whose Y exists only in the
-NY tile; ``Language.untiled``). The first
-few rejected entries of each reason, in sorted order, are kept as examples; with
+NY tile; ``Language.untiled``). The first few rejected entries of each reason, in sorted order,
+are kept as examples, and every entry of the reasons in ``listed`` (``listed_entries``, in the
+order met); with
 ``track_case``, the words some entry wrote with a lowercase initial are kept too
 (``lowercase``: where capitals say nothing, only those are sure not to be names).
 """
@@ -98,6 +99,8 @@ class Normalizer:
     track_case: bool = False
     rejected: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
+    listed: frozenset[str] = frozenset()
+    listed_entries: dict[str, list[str]] = field(default_factory=dict)
     read: int = 0
     lowercase: set[str] = field(default_factory=set)
 
@@ -222,8 +225,11 @@ class Normalizer:
         return None
 
     def _reject(self, reason: str, entry: str) -> None:
-        """Count a rejection; keep ``entry`` if it is among the first examples in sorted order."""
+        """Count a rejection; keep ``entry`` if it is among the first examples in sorted order,
+        and in ``listed_entries`` if its reason is listed."""
         self.rejected[reason] += 1
+        if reason in self.listed:
+            self.listed_entries.setdefault(reason, []).append(entry)
         examples = self.examples.setdefault(reason, [])
         if (len(examples) < EXAMPLES or entry < examples[-1]) and entry not in examples:
             bisect.insort(examples, entry)

@@ -13,6 +13,7 @@ from build_helpers import ROOT
 
 from lexforge.classify import Classifier
 from lexforge.lexicon import Lexicon
+from lexforge.normalize import Normalizer
 from lexforge.sources.curation import read_curation
 from lexforge.text import fold_tiles, fold_word
 from pipeline.config import load_config
@@ -42,22 +43,22 @@ def words_of(build_dir: Path, lexicon: str) -> set[str]:
     return set((build_dir / lexicon / "words.txt").read_text(encoding="utf-8").split())
 
 
-def two_letter_list(lexicon: str) -> Path | None:
-    exact = [s.path for s in CONFIG.lexicons[lexicon].sources if s.role == "exact"]
-    return ROOT / exact[0] if exact else None
-
-
 @pytest.mark.parametrize("lexicon", LEXICONS)
-def test_two_letter_words_equal_the_published_list(build_dir, lexicon):
+def test_exact_lists_fix_the_words_of_their_lengths(build_dir, lexicon):
+    """Each exact list (a published two-letter list, FISE-2's two- and three-tile lists) holds
+    exactly the lexicon's words of the lengths it holds (in tiles, as stored)."""
     spec = CONFIG.lexicons[lexicon]
-    listed = two_letter_list(lexicon)
-    if listed is None:
-        note = spec.language.classify.get("two_letter", "no two-letter list (role exact)")
+    exact = [source for source in spec.sources if source.role == "exact"]
+    if not exact:
+        note = spec.language.classify.get("two_letter", "no exact list (role exact)")
         pytest.skip(f"{lexicon}: {note}")
-    published = set(read_curation(listed))
-    assert published and all(len(word) == 2 for word in published)
-    built = {word for word in words_of(build_dir, lexicon) if len(word) == 2}
-    assert built == published
+    words = words_of(build_dir, lexicon)
+    normalizer = Normalizer(spec.language, case_sensitive=False, classify=False)
+    for source in exact:
+        published = {normalizer(word.lower()) for word in read_curation(ROOT / source.path)}
+        assert published and None not in published
+        lengths = {len(word) for word in published}
+        assert {word for word in words if len(word) in lengths} == published, source.id
 
 
 def test_english_holds_every_enable2k_word_of_2_to_15_letters(build_dir):
