@@ -22,6 +22,7 @@ REASONS = (
     "too-short",
     "too-long",
     *CLASSIFY_REASONS,
+    "affix-rule",  # made by an affix entry the lexicon refuses (lexforge.sources.affixrules)
 )
 #: Why composing a lexicon's sources removes a word a source holds (pipeline.words).
 REMOVAL_REASONS = ("too-few-sources", "unconfirmed", "not-in-list", "denied", "named")

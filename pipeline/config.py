@@ -25,6 +25,7 @@ from lexforge.language import (
 )
 from lexforge.reasons import DEFAULT_REJECT
 from lexforge.sources import CASE_SENSITIVE
+from lexforge.sources.affixrules import AffixRefusal
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "config" / "schema" / "config.schema.yaml"
 #: The configuration as the workflow resolved and validated it (rules/common.smk writes it, in
@@ -45,6 +46,7 @@ class Source:
     role: str = "add"
     name: str | None = None
     tags: tuple[str, ...] = ()
+    refuse_flags: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -79,6 +81,19 @@ class LexiconSpec:
     min_sources: int = 1
     min_name_sources: int = 1
     priority: int = 0
+    refuse_affixes: tuple[str, ...] = ()
+
+    def affix_refusal(self, source: Source) -> AffixRefusal:
+        """What `source` must not yield: the forms of the refused affix classes and flags (an
+        aspell or hunspell source giving the lexicon words; nothing for the others)."""
+        if source.format not in ("aspell", "hunspell") or source.role in ("deny", "names"):
+            return AffixRefusal()
+        return AffixRefusal.from_config(
+            self.language_data.get("affix_classes", {}),
+            self.refuse_affixes,
+            source.refuse_flags,
+            f"lexicons/{self.name}",
+        )
 
 
 @dataclass(frozen=True)
@@ -205,6 +220,7 @@ def _lexicon(
             role=s.get("role", "add"),
             name=s.get("name"),
             tags=tuple(s.get("tags", ())),
+            refuse_flags=tuple(s.get("refuse_flags", ())),
         )
         for s in spec["sources"]
     )
@@ -216,6 +232,19 @@ def _lexicon(
                 raise UserError(
                     f"{config_path}: lexicons/{name}: source file {source.path} not found"
                 )
+    for source in sources:
+        if source.refuse_flags and source.format not in ("aspell", "hunspell"):
+            raise UserError(
+                f"{config_path}: lexicons/{name}: source {source.id}: refuse_flags are for an "
+                "aspell or hunspell source"
+            )
+    refuse_affixes = tuple(spec.get("refuse_affixes", ()))
+    AffixRefusal.from_config(  # unknown classes and bad patterns are errors now
+        language_data.get("affix_classes", {}),
+        refuse_affixes,
+        (),
+        f"{config_path}: lexicons/{name}",
+    )
     return LexiconSpec(
         name=name,
         language=Language.from_dict(language_data),
@@ -227,6 +256,7 @@ def _lexicon(
         min_sources=spec.get("min_sources", 1),
         min_name_sources=spec.get("min_name_sources", 1),
         priority=spec.get("priority", 0),
+        refuse_affixes=refuse_affixes,
     )
 
 

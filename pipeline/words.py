@@ -32,6 +32,7 @@ from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.normalize import Normalizer
 from lexforge.reasons import EXAMPLES, REASONS, REMOVAL_REASONS
+from lexforge.sources.affixrules import RefusedForms
 from lexforge.sources.hunspell import read_hunspell_forms
 from lexforge.sources.read import read_entries
 from lexforge.verify import sha256_file
@@ -70,15 +71,23 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[set[str]], list[di
             track_case=naming,
         )
         pruned: Counter[frozenset[str]] = Counter()
+        refused = RefusedForms()
         if source.tags:
             forms = read_hunspell_forms(source.path, frozenset(source.tags))
             entries = (form for form, _ in forms)
         else:
             entries = read_entries(
-                source.format, source.path, source.encoding, normalizer.reject_chars(), pruned
+                source.format,
+                source.path,
+                source.encoding,
+                normalizer.reject_chars(),
+                pruned,
+                spec.affix_refusal(source),
+                refused,
             )
         unique = normalizer.normalize_distinct(entries)
         normalizer.count_pruned(pruned)
+        normalizer.count_refused(refused)
         if source.role == "names" and not source.tags:
             unique -= normalizer.lowercase  # a name list's names: its capitalised-only words
         elif source.role in WORD_ROLES:
