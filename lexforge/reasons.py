@@ -25,7 +25,14 @@ REASONS = (
     "affix-rule",  # made by an affix entry the lexicon refuses (lexforge.sources.affixrules)
 )
 #: Why composing a lexicon's sources removes a word a source holds (pipeline.words).
-REMOVAL_REASONS = ("too-few-sources", "unconfirmed", "not-in-list", "denied", "named")
+REMOVAL_REASONS = (
+    "too-few-sources",
+    "unconfirmed",
+    "not-in-list",
+    "denied",
+    "named",
+    "affix-rule",  # a plain list's word a refused affix rule made (refuse_in_lists)
+)
 #: How many rejected entries of each reason a source's statistics show (the first, sorted).
 EXAMPLES = 5
 DEFAULT_REJECT = {**dict.fromkeys(CHARACTER_REASONS, True), **dict.fromkeys(CASE_REASONS, True)}

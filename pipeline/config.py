@@ -82,6 +82,7 @@ class LexiconSpec:
     min_name_sources: int = 1
     priority: int = 0
     refuse_affixes: tuple[str, ...] = ()
+    refuse_in_lists: bool = False
 
     def affix_refusal(self, source: Source) -> AffixRefusal:
         """What `source` must not yield: the forms of the refused affix classes and flags (an
@@ -257,6 +258,7 @@ def _lexicon(
         min_name_sources=spec.get("min_name_sources", 1),
         priority=spec.get("priority", 0),
         refuse_affixes=refuse_affixes,
+        refuse_in_lists=spec.get("refuse_in_lists", False),
     )
 
 

@@ -84,28 +84,31 @@ class AffixRefusal:
         ]
 
     def without_roots(
-        self, forms: Iterable[tuple[str, bool]], refused: RefusedForms | None
+        self, groups: Iterable[tuple[str, list[str]]], refused: RefusedForms | None
     ) -> Iterator[str]:
-        """The forms of a stream of (form, is a word list entry), less the lowercase entries that
-        are a host and an add where the stream also holds the host; those are counted in `refused`
-        and the entries that may be so are yielded last."""
+        """The forms of a stream of (word list entry, its forms), less the forms of the
+        lowercase entries that are a host and an add where the stream also holds the host
+        (accents aside); those are counted in `refused`, and the entries that may be so are
+        decided, and their forms yielded, last."""
         if self.roots is None:
-            yield from (form for form, _ in forms)
+            for _, forms in groups:
+                yield from forms
             return
         seen: set[str] = set()
-        deferred: list[str] = []
-        for form, root in forms:
-            if root and form[:1].islower() and self.roots.fullmatch(form):
-                deferred.append(form)
-            else:
-                seen.add(form.translate(_UNACCENT))
-                yield form
-        for form in deferred:
-            if any(host in seen for host in self.hosts(form)):
+        deferred: list[tuple[str, list[str]]] = []
+        for root, forms in groups:
+            if root[:1].islower() and self.roots.fullmatch(root):
+                deferred.append((root, forms))
+                continue
+            seen.update(form.translate(_UNACCENT) for form in forms)
+            yield from forms
+        for root, forms in deferred:
+            if any(host in seen for host in self.hosts(root)):
                 if refused is not None:
-                    refused.add(form)
+                    for form in forms:
+                        refused.add(form)
             else:
-                yield form
+                yield from forms
 
     def reason(self, rule: AffixRule) -> str | None:
         """Why `rule` is refused (``flag <X>`` or the class name), or None."""
@@ -174,10 +177,15 @@ class RefusedForms:
 
     count: int = 0
     examples: list[str] = field(default_factory=list)
+    #: forms to remember when refused (in ``watched``): the entries of other word lists
+    watch: frozenset[str] | None = None
+    watched: set[str] = field(default_factory=set)
 
     def add(self, form: str) -> None:
         """Count one refused form."""
         self.count += 1
+        if self.watch is not None and form in self.watch:
+            self.watched.add(form)
         examples = self.examples
         if (len(examples) < EXAMPLES or form < examples[-1]) and form not in examples:
             bisect.insort(examples, form)

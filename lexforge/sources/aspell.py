@@ -100,8 +100,8 @@ def _refusing(
     refused: RefusedForms | None,
     reject_chars: frozenset[str],
     pruned: Counter[frozenset[str]] | None,
-) -> Iterator[tuple[str, bool]]:
-    """``read_aspell`` with a refusal, each form with whether it is a root: each root's forms
+) -> Iterator[tuple[str, list[str]]]:
+    """``read_aspell`` with a refusal, root by root (the root, its forms): each root's forms
     as ``_generate`` makes them (without the reject characters, counted in `pruned`), less those
     a refused entry made, counted in `refused` (the difference of the root's two expansions, as
     multisets). Both expansions are made in C, with the entries each keeps."""
@@ -129,12 +129,7 @@ def _refusing(
             if len(kept) != len(forms) and refused is not None:
                 for form in (Counter(forms) - Counter(kept)).elements():
                     refused.add(form)
-            if not kept:
-                continue
-            first = kept[0]
-            yield first, first == root  # expand puts the root first, unless it is rejected
-            for form in kept[1:]:
-                yield form, False
+            yield root, kept
 
 
 # --- dictionary structure --------------------------------------------------------------------

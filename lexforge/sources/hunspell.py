@@ -30,6 +30,7 @@ Compounds (``COMPOUNDFLAG``, ``COMPOUNDRULE``, …) are not expanded.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -78,13 +79,18 @@ def read_hunspell_rules(path: Path) -> Iterator[tuple[str, tuple[AffixRule, ...]
         yield form, tuple(map(rule, made))
 
 
-def _read_made(path: Path, tags: frozenset[str] | None = None) -> Iterator[_Made]:
-    """The forms of `path` with their fields and the affix entries that made them."""
-    path = Path(path)
+def _check_path(path: Path) -> None:
+    """A UserError unless `path` is an existing .dic file."""
     if path.suffix != ".dic":
         raise UserError(f"{path}: not a hunspell dictionary (expected the .dic file)")
     if not path.is_file():
         raise UserError(f"{path}: no such word list")
+
+
+def _read_made(path: Path, tags: frozenset[str] | None = None) -> Iterator[_Made]:
+    """The forms of `path` with their fields and the affix entries that made them."""
+    path = Path(path)
+    _check_path(path)
     rules = _parse_affixes(path.with_suffix(".aff"))
     entries = _parse_words(path, rules, tags)
     return _generate(entries, rules, tags)
@@ -102,12 +108,27 @@ def read_hunspell(
     they hold (duplicates included), so the yielded forms and the counts add up to the full
     stream. With `refusal`, the other forms made by an affix entry it refuses are left out too
     and, with `refused`, counted there."""
+    if refusal:
+        path = Path(path)
+        _check_path(path)
+        rules = _parse_affixes(path.with_suffix(".aff"))
+        chars = frozenset(reject_chars)
+        groups = (
+            (
+                root,
+                [
+                    form
+                    for form, _, _ in _refuse(
+                        _filtered(forms, chars, pruned) if chars else forms, refusal, refused
+                    )
+                ],
+            )
+            for root, forms in _generate_by_entry(_parse_words(path, rules), rules)
+        )
+        return refusal.without_roots(groups, refused)
     forms: Iterable[_Made] = _read_made(path)
     if reject_chars:
         forms = _filtered(forms, frozenset(reject_chars), pruned)
-    if refusal:
-        made = _refuse(forms, refusal, refused)
-        return refusal.without_roots(((form, not by) for form, _, by in made), refused)
     return (form for form, _, _ in forms)
 
 
@@ -132,11 +153,17 @@ def _refuse(
             yield made
 
 
+@functools.cache
+def _reject_pattern(reject_chars: frozenset[str]) -> re.Pattern[str]:
+    """A regex finding any of `reject_chars`."""
+    return re.compile("[" + "".join(re.escape(char) for char in sorted(reject_chars)) + "]")
+
+
 def _filtered(
     forms: Iterable[_Made], reject_chars: frozenset[str], pruned: Counter[frozenset[str]] | None
 ) -> Iterator[_Made]:
     """The forms without a reject character; the others counted in `pruned`."""
-    reject = re.compile("[" + "".join(re.escape(char) for char in sorted(reject_chars)) + "]")
+    reject = _reject_pattern(reject_chars)
     for made in forms:
         if reject.search(made[0]) is None:
             yield made
@@ -738,10 +765,18 @@ def _may_apply(entry: _Affix, edge: str) -> bool:
 def _generate(
     entries: list[_Entry], rules: _Rules, tags: frozenset[str] | None = None
 ) -> Iterator[_Made]:
-    """The forms of every entry (with `tags`, of every entry carrying one), in word list order,
-    with their fields and the affix entries that made them,
-    minus the spellings hunspell never matches: those whose first word list entry is forbidden,
-    and those ICONV would change.
+    """The forms of ``_generate_by_entry``, one after the other."""
+    for _, forms in _generate_by_entry(entries, rules, tags):
+        yield from forms
+
+
+def _generate_by_entry(
+    entries: list[_Entry], rules: _Rules, tags: frozenset[str] | None = None
+) -> Iterator[tuple[str, Iterable[_Made]]]:
+    """The root and forms of every entry (with `tags`, of every entry carrying one), in word
+    list order, each form with its fields and the affix entries that made it, minus the
+    spellings hunspell never matches: those whose first word list entry is forbidden, and those
+    ICONV would change.
 
     A form holds an ICONV pattern only if it holds the pattern's last character, which comes from
     the root or an affix: only the forms of such roots are tested, unless an affix brings one."""
@@ -761,7 +796,7 @@ def _generate(
             forms = [made for made in forms if not changes(made[0])]
         if forbidden:
             forms = [made for made in forms if made[0] not in forbidden]
-        yield from forms
+        yield entry.word, forms
 
 
 def _forbidden_words(entries: list[_Entry], flag: int | None) -> frozenset[str]:
