@@ -82,7 +82,7 @@ class LexiconSpec:
     min_name_sources: int = 1
     priority: int = 0
     refuse_affixes: tuple[str, ...] = ()
-    refuse_in_lists: bool = False
+    refuse_in_lists: tuple[str, ...] = ()
 
     def affix_refusal(self, source: Source) -> AffixRefusal:
         """What `source` must not yield: the forms of the refused affix classes and flags (an
@@ -240,6 +240,12 @@ def _lexicon(
                 "aspell or hunspell source"
             )
     refuse_affixes = tuple(spec.get("refuse_affixes", ()))
+    for listed in spec.get("refuse_in_lists", ()):
+        if listed not in refuse_affixes:
+            raise UserError(
+                f"{config_path}: lexicons/{name}: refuse_in_lists: {listed!r} is not in "
+                "refuse_affixes"
+            )
     AffixRefusal.from_config(  # unknown classes and bad patterns are errors now
         language_data.get("affix_classes", {}),
         refuse_affixes,
@@ -258,7 +264,7 @@ def _lexicon(
         min_name_sources=spec.get("min_name_sources", 1),
         priority=spec.get("priority", 0),
         refuse_affixes=refuse_affixes,
-        refuse_in_lists=spec.get("refuse_in_lists", False),
+        refuse_in_lists=tuple(spec.get("refuse_in_lists", ())),
     )
 
 

@@ -79,8 +79,8 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[set[str]], list[di
         )
         pruned: Counter[frozenset[str]] = Counter()
         refusal = spec.affix_refusal(source)
-        watch = frozenset().union(*listed.values()) if refusal and listed else None
-        refused = RefusedForms(watch=watch)
+        watch = frozenset().union(*listed.values()) if refusal and listed else frozenset()
+        refused = RefusedForms(watch=watch, watch_classes=frozenset(spec.refuse_in_lists))
         if source.tags:
             forms = read_hunspell_forms(source.path, frozenset(source.tags))
             entries = (form for form, _ in forms)

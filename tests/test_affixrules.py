@@ -87,7 +87,7 @@ def test_the_shipped_config_refuses_enclitics_in_es_and_it():
     config = load_config(ROOT / "config" / "config.yaml", check_files=False)
     for name in ("es", "es-scrabble", "it"):
         spec = config.lexicons[name]
-        assert spec.refuse_affixes == ("enclitic",)
+        assert spec.refuse_affixes[-1] == "enclitic"
         for source in spec.sources:
             refusal = spec.affix_refusal(source)
             assert bool(refusal) == (source.format in ("aspell", "hunspell"))
@@ -97,7 +97,7 @@ def test_config_errors_name_the_lexicon(tmp_path):
     config = (ROOT / "config" / "config.yaml").read_text(encoding="utf-8")
     bad = tmp_path / "config.yaml"
     bad.write_text(config.replace("refuse_affixes: [enclitic]", "refuse_affixes: [clitics]", 1))
-    with pytest.raises(UserError, match="lexicons/it: unknown affix class 'clitics'"):
+    with pytest.raises(UserError, match="lexicons/es: unknown affix class 'clitics'"):
         load_config(bad, check_files=False)
     bad.write_text(
         config.replace(
@@ -110,6 +110,9 @@ def test_config_errors_name_the_lexicon(tmp_path):
         load_config(bad, check_files=False)
     bad.write_text(config.replace("refuse_affixes: [enclitic]", "refuse_affixes: enclitic", 1))
     with pytest.raises(UserError, match="refuse_affixes"):
+        load_config(bad, check_files=False)
+    bad.write_text(config.replace("refuse_in_lists: [enclitic-nonfinite]", "refuse_in_lists: [x]"))
+    with pytest.raises(UserError, match="lexicons/it: refuse_in_lists: 'x' is not in refuse_aff"):
         load_config(bad, check_files=False)
 
 
@@ -307,14 +310,16 @@ def test_refuse_in_lists_removes_a_plain_list_word_only_a_refused_rule_made(tmp_
 
     dic = real_dictionary(tmp_path, IT_HUNSPELL, {"mangiare", "lavare", "pentirsi"})
     words_list = tmp_path / "italian"
-    words_list.write_text("deh\nlavarsi\nmangiarlo\nmangiavi\npentirsi\n", encoding="utf-8")
+    words_list.write_text(
+        "deh\nlavarsi\nmangiarlo\nmangiavi\npentirsi\nmangiali\n", encoding="utf-8"
+    )
 
     def build(in_lists: bool) -> tuple[list[str], list[dict]]:
         config = tmp_path / "config.yaml"
         config.write_text(
             'version: "0"\nlexicons:\n'
-            f"  small:\n    language: it\n    refuse_affixes: [enclitic]\n"
-            f"    refuse_in_lists: {str(in_lists).lower()}\n"
+            f"  small:\n    language: it\n    refuse_affixes: [enclitic-nonfinite, enclitic]\n"
+            f"    refuse_in_lists: [{'enclitic-nonfinite' if in_lists else ''}]\n"
             f"    sources:\n      - {{format: dict, path: {words_list}}}\n"
             f"      - {{format: hunspell, path: {dic}}}\n",
             encoding="utf-8",
@@ -323,7 +328,7 @@ def test_refuse_in_lists_removes_a_plain_list_word_only_a_refused_rule_made(tmp_
         return words, stats
 
     words, stats = build(True)
-    assert {"DEH", "MANGIAVI", "PENTIRSI", "MANGIARE"} <= set(words)
+    assert {"DEH", "MANGIAVI", "PENTIRSI", "MANGIARE", "MANGIALI"} <= set(words)  # imperative
     assert not {"LAVARSI", "MANGIARLO"} & set(words)
     assert stats[0]["removed"]["affix-rule"] == 2
     assert stats[0]["examples"]["affix-rule"] == ["LAVARSI", "MANGIARLO"]

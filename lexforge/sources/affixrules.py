@@ -177,14 +177,20 @@ class RefusedForms:
 
     count: int = 0
     examples: list[str] = field(default_factory=list)
-    #: forms to remember when refused (in ``watched``): the entries of other word lists
-    watch: frozenset[str] | None = None
+    #: forms to remember (in ``watched``) when a rule of one of `watch_classes` refused them:
+    #: the entries of other word lists
+    watch: frozenset[str] = frozenset()
+    watch_classes: frozenset[str] = frozenset()
     watched: set[str] = field(default_factory=set)
 
     def add(self, form: str) -> None:
         """Count one refused form."""
         self.count += 1
-        if self.watch is not None and form in self.watch:
+
+    def note(self, form: str, classes: Iterable[str | None]) -> None:
+        """Remember a watched refused `form` if one of the `classes` that refused it is
+        watched."""
+        if form in self.watch and not self.watch_classes.isdisjoint(classes):
             self.watched.add(form)
         examples = self.examples
         if (len(examples) < EXAMPLES or form < examples[-1]) and form not in examples:

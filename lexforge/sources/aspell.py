@@ -127,8 +127,13 @@ def _refusing(
             forms = base(root, flags)
             kept = kept_of(root, flags) if flags else forms
             if len(kept) != len(forms) and refused is not None:
-                for form in (Counter(forms) - Counter(kept)).elements():
+                gone = Counter(forms) - Counter(kept)
+                for form in gone.elements():
                     refused.add(form)
+                if not refused.watch.isdisjoint(gone):  # which classes refused them
+                    for form, rules in full.expand_rules(root, flags):
+                        if form in gone:
+                            refused.note(form, map(refusal.reason, rules))
             yield root, kept
 
 

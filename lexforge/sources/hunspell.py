@@ -149,6 +149,8 @@ def _refuse(
         if made[2] and any(map(refuses, made[2])):
             if refused is not None:
                 refused.add(made[0])
+                if made[0] in refused.watch:
+                    refused.note(made[0], (refusal.reason(affix.rule()) for affix in made[2]))
         else:
             yield made
 
