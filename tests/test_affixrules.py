@@ -299,7 +299,8 @@ def test_the_words_step_counts_refused_forms_as_affix_rule(tmp_path):
     expected = {fold(form) for form in read_hunspell(dic, refusal=enclitic("es"), refused=refused)}
     assert set(words) == expected
     assert stats[0]["rejected"]["affix-rule"] == refused.count > 0
-    assert stats[0]["examples"]["affix-rule"] == refused.examples
+    assert stats[0]["examples"]["affix-rule"] == refused.examples == sorted(refused.examples)
+    assert len(refused.examples) == 5
     assert stats[0]["read"] == stats[0]["kept"] + sum(stats[0]["rejected"].values())
     assert "COMPRANDOLA" not in words and "COMPRANDO" in words
 

@@ -186,13 +186,13 @@ class RefusedForms:
     def add(self, form: str) -> None:
         """Count one refused form."""
         self.count += 1
+        examples = self.examples
+        if (len(examples) < EXAMPLES or form < examples[-1]) and form not in examples:
+            bisect.insort(examples, form)
+            del examples[EXAMPLES:]
 
     def note(self, form: str, classes: Iterable[str | None]) -> None:
         """Remember a watched refused `form` if one of the `classes` that refused it is
         watched."""
         if form in self.watch and not self.watch_classes.isdisjoint(classes):
             self.watched.add(form)
-        examples = self.examples
-        if (len(examples) < EXAMPLES or form < examples[-1]) and form not in examples:
-            bisect.insort(examples, form)
-            del examples[EXAMPLES:]
