@@ -11,7 +11,8 @@
 Every query takes ``--lexicon NAME|PATH`` (a name on the search path, see lexforge.paths, or a
 directory) or ``-d WORDLIST``
 (read like the ``ods`` reader unless ``--list-format`` says otherwise, normalized with
-``--language``), and ``--format text|json|jsonl|tsv`` (``--json``: ``--format json``; shapes in
+``--language``; a plain list is taken whole, a spell-checker list or ``--clean`` cleaned, see
+lexforge.wordlist), and ``--format text|json|jsonl|tsv`` (``--json``: ``--format json``; shapes in
 lexforge.output). Expected failures, bad options included, are one line on stderr and exit
 status 1.
 """
@@ -29,7 +30,7 @@ from lexforge.lexicon import Lexicon
 from lexforge.output import FORMATS, Answer, format_path, write
 from lexforge.paths import exists_safely
 
-TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
 if TYPE_CHECKING:
     from typing import Any, NoReturn, TextIO
 
@@ -42,7 +43,9 @@ def load_lexicon(args: argparse.Namespace) -> Lexicon:
     if args.wordlist is not None:
         from lexforge.wordlist import lexicon_from_wordlist
 
-        return lexicon_from_wordlist(Path(args.wordlist), args.list_format, args.language)
+        return lexicon_from_wordlist(
+            Path(args.wordlist), args.list_format, args.language, args.clean
+        )
     return Lexicon.open(lexicon_name(args))
 
 
@@ -366,6 +369,9 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
     layout = scrabble.load_layout(args.layout)
     if args.gcg is not None:
         board, rack, summary, source = gcg_position(args, lexicon, layout)
+        if not rack:  # a finished game: its final position, nothing to play
+            game_over(args, board, lexicon, summary)
+            return
     else:
         if args.turn is not None:
             raise UserError("--turn N picks a turn of a game record: give --gcg FILE")
@@ -422,9 +428,11 @@ def gcg_position(args: argparse.Namespace, lexicon: Lexicon, layout) -> tuple:
     source = "<stdin>" if spec == "-" else spec
     record = gcg.parse_record(gcg.decode(data, source), source)
     position = gcg.replay(record, lexicon.language, layout, args.turn, source)
+    for warning in position.warnings:
+        print(f"lexforge scrabble: warning: {warning}", file=sys.stderr)
     rack = args.rack or position.rack
     nick = record.players[position.player][0]
-    if not rack:
+    if not rack and not position.over:
         raise UserError(
             f"{source}: the record does not say {nick}'s rack at turn {position.turn}: "
             "give --rack LETTERS"
@@ -440,9 +448,32 @@ def gcg_position(args: argparse.Namespace, lexicon: Lexicon, layout) -> tuple:
             "rack": rack,
             "scores": list(position.scores),
             "played": played,
+            "over": position.over and not rack,
         }
     }
     return position.board, rack, summary, source
+
+
+def game_over(args: argparse.Namespace, board, lexicon: Lexicon, summary: dict) -> None:
+    """``--gcg`` on a finished game: the final scores (and board, with ``--show``/``--svg``)."""
+    from lexforge import picture
+    from lexforge.answers import SCRABBLE_COLUMNS
+
+    record = summary["gcg"]
+    if args.svg is not None:
+        write_svg(args.svg, picture.scrabble_svg(board, None, lexicon.language))
+    if args.show is not None:
+        colour = picture.use_colour(sys.stdout)
+        sys.stdout.write(picture.board_text(board, {}, lexicon.language, colour=colour))
+    query = {"rack": "", "top": args.top, "layout": args.layout}
+    found = Answer("scrabble", lexicon.name, query, SCRABBLE_COLUMNS, [], {"moves": 0, **summary})
+
+    def text_out(out: TextIO) -> None:
+        scores = "–".join(map(str, record["scores"]))
+        out.write(f"# game over after turn {record['turn'] - 1} (scores {scores})\n")
+
+    if args.show is None:
+        answer(args, found, text_out)
 
 
 def cmd_scrabble_play(args: argparse.Namespace) -> None:
@@ -717,12 +748,13 @@ def cmd_serve(args: argparse.Namespace) -> None:
         raise UserError(
             "lexforge serve needs the serve extra: pip install 'lexforge[serve]'"
         ) from None
-    from lexforge.serve.app import create_app
+    from lexforge.serve.app import create_app, local_hosts
     from lexforge.serve.server import listen, run
 
     app = create_app(args.lexicon, cors=args.cors, time_budget=args.time_budget)
     sock = listen(args.host, args.port, workers=args.workers)
     port = sock.getsockname()[1]
+    app.state.hosts = local_hosts(args.host, port)
     names = ", ".join(app.state.served)
     workers = f", {args.workers} processes" if args.workers > 1 else ""
     print(
@@ -871,6 +903,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         choices=LIST_FORMATS,
         default="ods",
         help="reader for -d (default: ods, a plain list)",
+    )
+    group.add_argument(
+        "--clean",
+        action=argparse.BooleanOptionalAction,
+        help="apply to -d the junk rules of spell-checker lists: capitals, no vowel, Roman "
+        "numeral, unit (default: for dict, aspell, hunspell; a plain list is taken whole)",
     )
     group.add_argument(
         "--language",
@@ -1137,7 +1175,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         type=seconds,
         default=5.0,
         metavar="SECONDS",
-        help="longest a query may run before the answer is 503 (default: 5)",
+        help="longest a query may run: past it, it is stopped and answered 503 (default: 5)",
     )
     sub.add_argument(
         "--workers",

@@ -5,9 +5,18 @@ compiled into the artifacts the pipeline writes for the solver (``words.marisa``
 ``anagrams.txt``, ``language.json``, ``graph.npy``, ``anagram-graph.npy``,
 ``anagram-classes.npy``) plus a
 ``manifest.json``, in a cache directory keyed by the sha256 of the list (of every file of an
-aspell dictionary), its format and the language file (``lexforge.paths.cache_dir()``). The
-directory is built under a temporary name and renamed when complete, so a later query maps it
-like any built lexicon, in milliseconds.
+aspell dictionary), its format, whether it is cleaned and the language file
+(``lexforge.paths.cache_dir()``). The directory is built under a temporary name and renamed
+when complete, so a later query maps it like any built lexicon, in milliseconds.
+
+A plain list (``ods``, ``freelang``) is a game list: taken whole, each entry only folded (case,
+accents as the language folds them, tiles) and refused only if the language cannot spell it (a
+character outside the alphabet: apostrophe, hyphen, digit…; a length outside its bounds). A
+spell-checker list (``dict``, ``aspell``, ``hunspell``: ``lexforge.sources.CLEANED``), or any
+list with ``clean``, also goes through the junk rules: capitals mark names and abbreviations,
+and the language's shape rules (``lexforge.classify``) refuse words with no vowel, Roman
+numerals and unit symbols. Entries refused are counted by reason in the manifest's source and,
+when the list is compiled, in one line on stderr.
 """
 
 from __future__ import annotations
@@ -16,7 +25,9 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from lexforge.anagramindex import anagram_index
@@ -27,24 +38,32 @@ from lexforge.paths import MANIFEST, cache_dir
 from lexforge.verify import sha256_file
 
 #: Bump when the cached layout or the way a list is compiled changes: old entries are ignored.
-CACHE_FORMAT = 3  # 3: no anagrams.marisa, the word trie in label order
+CACHE_FORMAT = 4  # 4: plain lists taken whole, the junk rules on request (``clean``)
 #: An aspell dictionary spans its directory: these files are part of the key.
 ASPELL_PATTERNS = ("*.multi", "*.cwl.gz", "*.dat")
 
 
-def lexicon_from_wordlist(path: Path, fmt: str, language_spec: str) -> Lexicon:
-    """The lexicon of ``path`` read as ``fmt`` with the language's rules, from the cache (built
-    there on first use)."""
+def lexicon_from_wordlist(
+    path: Path, fmt: str, language_spec: str, clean: bool | None = None
+) -> Lexicon:
+    """The lexicon of ``path`` read as ``fmt`` with the language's rules, cleaned if ``clean``
+    (None: if ``fmt`` is a spell-checker format), from the cache (built there on first use)."""
+    from lexforge.sources import CLEANED
+
     if not path.is_file():
         raise UserError(f"{path}: file not found")
+    if clean is None:
+        clean = fmt in CLEANED
     language_file = find_language(language_spec)
-    folder = cache_dir() / f"wordlist-{cache_key(path, fmt, language_file)}"
+    folder = cache_dir() / f"wordlist-{cache_key(path, fmt, language_file, clean)}"
     if not (folder / MANIFEST).is_file():  # only now is the language file parsed and validated
         data = load_language_data(language_file)
         language = Language.from_dict(data)
         language_text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-        words = normalized_words(path, fmt, language)
-        build_cached(folder, words, language, language_text, {"file": path.name, "format": fmt})
+        words, source = normalized_words(path, fmt, language, clean)
+        build_cached(folder, words, language, language_text, source)
+        if source["rejected"]:
+            print(f"lexforge: {refusals_line(path, source)}", file=sys.stderr)
     lexicon = Lexicon.open(folder)
     lexicon.name = path.name
     return lexicon
@@ -60,34 +79,60 @@ def find_language(spec: str) -> Path:
     return path
 
 
-def cache_key(path: Path, fmt: str, language_file: Path) -> str:
-    """Hex digest of the format, the language file and every file the list is read from."""
+def cache_key(path: Path, fmt: str, language_file: Path, clean: bool) -> str:
+    """Hex digest of the format, the cleaning, the language file and every file the list is
+    read from."""
     files = [path]
     if fmt == "aspell":
         files = sorted({path, *(p for pat in ASPELL_PATTERNS for p in path.parent.glob(pat))})
-    digest = hashlib.sha256(f"{CACHE_FORMAT}\0{fmt}\0{sha256_file(language_file)}".encode())
+    rules = f"{CACHE_FORMAT}\0{fmt}\0clean={int(clean)}\0{sha256_file(language_file)}"
+    digest = hashlib.sha256(rules.encode())
     for file in files:
         digest.update(f"\0{file.name}\0{sha256_file(file)}".encode())
     return digest.hexdigest()[:32]
 
 
-def normalized_words(path: Path, fmt: str, language: Language) -> list[str]:
-    """The list's words normalized with the language's default rules, sorted, unique."""
+def normalized_words(
+    path: Path, fmt: str, language: Language, clean: bool
+) -> tuple[list[str], dict]:
+    """The list's words normalized with the language's default rules (the junk rules too if
+    ``clean``), sorted, unique; and the source's record: file, format, cleaning, entries read,
+    refused by reason, the first refused entries of each reason."""
     from lexforge.normalize import Normalizer  # the readers: only when the cache misses
     from lexforge.sources import CASE_SENSITIVE
     from lexforge.sources.read import read_entries
 
-    normalizer = Normalizer(language, case_sensitive=CASE_SENSITIVE[fmt])
-    words = normalizer.normalize_distinct(
-        read_entries(fmt, path, reject_chars=normalizer.reject_chars())
-    )
+    normalizer = Normalizer(language, case_sensitive=CASE_SENSITIVE[fmt] and clean, classify=clean)
+    pruned: Counter[frozenset[str]] = Counter()
+    entries = read_entries(fmt, path, reject_chars=normalizer.reject_chars(), pruned=pruned)
+    words = normalizer.normalize_distinct(entries)
+    normalizer.count_pruned(pruned)
+    source = {
+        "file": path.name,
+        "format": fmt,
+        "clean": clean,
+        "read": normalizer.read,
+        "rejected": dict(sorted(normalizer.rejected.items())),
+        "examples": dict(sorted(normalizer.examples.items())),
+    }
     if not words:
         raise UserError(
             f"{path}: no word of this list is valid in {language.name} "
             f"(alphabet {language.alphabet}, length {language.min_length}"
             f"–{language.max_length})"
         )
-    return sorted(words)
+    return sorted(words), source
+
+
+def refusals_line(path: Path, source: dict) -> str:
+    """One line: how many entries of the list were refused, by reason, with examples."""
+    counts = sorted(source["rejected"].items(), key=lambda item: (-item[1], item[0]))
+    reasons = []
+    for reason, count in counts:
+        examples = source["examples"].get(reason, [])[:3]
+        reasons.append(f"{count} {reason}" + (f" ({', '.join(examples)})" if examples else ""))
+    refused = sum(source["rejected"].values())
+    return f"{path}: {refused} of {source['read']} entries left out: {', '.join(reasons)}"
 
 
 def build_cached(
