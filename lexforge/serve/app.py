@@ -34,6 +34,7 @@ from lexforge.grid import Grid, parse_grids, parse_shape
 from lexforge.lexicon import Lexicon
 from lexforge.output import SCHEMA, Answer, write
 from lexforge.paths import FoundLexicon, describe_lexicon, find_lexicon_dir, list_lexicons
+from lexforge.serve import games
 from lexforge.serve.params import BadRequest, Endpoint, Param, openapi_document
 
 STATIC = Path(__file__).parent / "static"
@@ -466,6 +467,7 @@ def create_app(
         )
     routes = [  # the queries first: most requests are queries, and routes are tried in order
         Route("/api/lexicons/{lexicon}/{command}", query, methods=["GET", "POST"]),
+        *games.routes(served, executor, time_budget, read_body, json_response, error_response),
         Route("/", page),
         Route("/openapi.json", openapi),
         Route("/api/lexicons", lexicons),
