@@ -19,6 +19,19 @@ from starlette.testclient import TestClient
 from lexforge.serve.app import create_app
 
 LEXFORGE = str(Path(sys.executable).with_name("lexforge"))
+EMPTY = "/".join(["." * 15] * 15)
+
+
+def cli_best(rack: str, lexicon: str) -> dict:
+    """The CLI's answer for ``rack`` on the empty board: the best move and the legal moves."""
+    done = subprocess.run(
+        [LEXFORGE, "scrabble", EMPTY, "--rack", rack, "--top", "1", "--lexicon", lexicon, "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -95,11 +108,7 @@ def test_moves_are_listed_once_per_play(client):
     assert len(seen) == len(set(seen)), "a play listed twice"
     assert sum(1 for m in answer["results"] if m["variants"] > 1) > 0
     # every move is in exactly one play: the CLI counts the same legal moves
-    done = subprocess.run(
-        [LEXFORGE, "scrabble", "-", "--rack", "AEINST?", "--top", "1", "--lexicon", "en", "--json"],
-        input="", capture_output=True, text=True, cwd=ROOT,
-    )
-    cli = json.loads(done.stdout)
+    cli = cli_best("AEINST?", "en")
     assert answer["moves"] == cli["moves"]
     assert answer["results"][0]["score"] == cli["results"][0]["score"]
     first = answer["results"][0]
@@ -111,12 +120,8 @@ def test_the_computer_plays_the_best_equity_move(client):
     # neutral leaves: the best-scoring move of the generator (the CLI's first), as a play
     rack = list("RETAINS")
     reply = post(client, "en", "computer", {"board": [], "rack": rack, "bag": 86}).json()
-    done = subprocess.run(
-        [LEXFORGE, "scrabble", "-", "--rack", "RETAINS", "--top", "1", "--lexicon", "en", "--json"],
-        input="", capture_output=True, text=True, cwd=ROOT,
-    )
-    best = json.loads(done.stdout)["results"][0]
-    assert reply["kind"] == "play" and reply["score"] == best["score"] == 72  # a bingo: 22 + 50
+    best = cli_best("RETAINS", "en")["results"][0]
+    assert reply["kind"] == "play" and reply["score"] == best["score"] == 66  # (7 + 1 on a DL) × 2 + 50
     assert reply["leave"] == []
 
 

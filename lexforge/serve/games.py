@@ -298,7 +298,8 @@ def computer(lexicon: Lexicon, leaves: Any, document: dict[str, Any]) -> dict[st
         isinstance(s, int) and not isinstance(s, bool) and abs(s) <= SCORE_BOUND for s in scores
     ):
         raise BadRequest(400, "parameter 'scores': expected two whole numbers")
-    view = View(lexicon, board, rack, bag, tuple(scores), 1)
+    scoreless = _integer(document, "scoreless", 0, 5, 0)
+    view = View(lexicon, board, rack, bag, tuple(scores), 1, scoreless)
     player = Equity("computer", leaves)
     if bag:
         equity, action = player.ranked(view, 1)[0]
@@ -322,7 +323,7 @@ EVENT_FIELDS = ("player", "kind", "rack", "score", "cumulative", "position", "wo
 
 
 def write_gcg(lexicon: Lexicon, document: dict[str, Any]) -> dict[str, Any]:
-    """The game record as a GCG file (lexforge.gcg)."""
+    """The game record as a GCG file (lexforge.gcg), with the first player's rack now."""
     from lexforge import gcg
 
     players = _field(document, "players", list)
@@ -357,6 +358,11 @@ def write_gcg(lexicon: Lexicon, document: dict[str, Any]) -> dict[str, Any]:
         score = _integer(item, "score", -SCORE_BOUND, SCORE_BOUND)
         cumulative = _integer(item, "cumulative", -SCORE_BOUND, SCORE_BOUND)
         record.events.append(gcg.Event(player, kind, score=score, cumulative=cumulative, **texts))
+    rack = _field(document, "rack", str, "")
+    if len(rack) > 60 or any(c.isspace() for c in rack):
+        raise BadRequest(400, "parameter 'rack': not a GCG token")
+    if rack:  # the first player's rack now: the record can be resumed
+        record.racks[0] = rack
     text = gcg.format_record(record)
     gcg.replay(gcg.parse_record(text, "the game"), lexicon.language, _layout())  # as it reads
     return {"gcg": text}

@@ -1440,7 +1440,7 @@ async function computerTurn() {
   let action;
   try {
     action = await post(lexiconPath("game/computer"), {
-      board: boardTiles(), rack: game.racks[1], bag: game.bag.length, scores: [game.scores[0], game.scores[1]],
+      board: boardTiles(), rack: game.racks[1], bag: game.bag.length, scores: [game.scores[0], game.scores[1]], scoreless: game.scoreless,
     });
   } catch (error) {
     status("scrabble-status", `The computer could not move: ${error.message}`, true);
@@ -1501,9 +1501,10 @@ async function exportGame() {
     return;
   }
   try {
-    const answer = await post(lexiconPath("game/gcg"), { players: NICKS, events: game.events });
+    const answer = await post(lexiconPath("game/gcg"), {
+      players: NICKS, events: game.events, rack: game.over ? "" : rackText(sortRack(game.racks[0])),
+    });
     download(new Blob([answer.gcg], { type: "text/plain" }), `lexforge-${lexicon()}.gcg`);
-    state.lastGcg = answer.gcg;
     status("scrabble-status", "The game is saved as a GCG file.");
   } catch (error) {
     status("scrabble-status", error.message, true);
