@@ -77,7 +77,9 @@ def test_a_digraph_tile_is_one_tile_played_and_scored(client, build_dir):
     assert judged["move"]["score"] == 26
     assert judged["move"]["tiles"] == ["CH", "I", "C", "O", "T", "A"]
     assert judged["move"]["gcg_word"] == "[CH]ICOTA"
-    assert judged["words"] == [{"word": "CHICOTA", "valid": "ÇICOTA" in word_list(build_dir, "es-scrabble")}]
+    assert judged["words"] == [
+        {"word": "CHICOTA", "valid": "ÇICOTA" in word_list(build_dir, "es-scrabble")}
+    ]
     assert judged["words"][0]["valid"]
     # the computer answers on that board, with its rack of [LL] and [RR] tiles
     board = placed
@@ -102,7 +104,7 @@ def test_a_phony_is_scored_and_named(client):
 
 
 def test_moves_are_listed_once_per_play(client):
-    rack = list("AEINST") + ["?"]
+    rack = [*list("AEINST"), "?"]
     answer = post(client, "en", "moves", {"board": [], "rack": rack, "top": 100}).json()
     seen = [(m["position"], m["word"].upper()) for m in answer["results"]]
     assert len(seen) == len(set(seen)), "a play listed twice"
@@ -121,18 +123,30 @@ def test_the_computer_plays_the_best_equity_move(client):
     rack = list("RETAINS")
     reply = post(client, "en", "computer", {"board": [], "rack": rack, "bag": 86}).json()
     best = cli_best("RETAINS", "en")["results"][0]
-    assert reply["kind"] == "play" and reply["score"] == best["score"] == 66  # (7 + 1 on a DL) × 2 + 50
+    assert (
+        reply["kind"] == "play" and reply["score"] == best["score"] == 66
+    )  # (7 + 1 on a DL) × 2 + 50
     assert reply["leave"] == []
 
 
 def test_gcg_written_and_read_back(client):
     events = [
-        {"player": 0, "kind": "play", "rack": "ACEHIOT", "score": 26, "cumulative": 26,
-         "position": "8H", "word": "[CH]ICOTA", "tiles": ""},
+        {
+            "player": 0,
+            "kind": "play",
+            "rack": "ACEHIOT",
+            "score": 26,
+            "cumulative": 26,
+            "position": "8H",
+            "word": "[CH]ICOTA",
+            "tiles": "",
+        },
         {"player": 1, "kind": "pass", "rack": "AEIOSS?", "score": 0, "cumulative": 0},
     ]
     events[0]["rack"] = "[CH]ACIOT"
-    written = post(client, "es-scrabble", "gcg", {"players": ["player", "computer"], "events": events})
+    written = post(
+        client, "es-scrabble", "gcg", {"players": ["player", "computer"], "events": events}
+    )
     assert written.status_code == 200, written.text
     text = written.json()["gcg"]
     assert ">player: [CH]ACIOT 8H [CH]ICOTA +26 26" in text
@@ -154,10 +168,20 @@ def test_a_real_game_record_is_read(client):
 @pytest.mark.parametrize(
     ("action", "body", "status", "words"),
     [
-        ("judge", {"board": [], "placed": [[7, 7, "XYZW"]]}, 422, "is not a tile of the English set"),
+        (
+            "judge",
+            {"board": [], "placed": [[7, 7, "XYZW"]]},
+            422,
+            "is not a tile of the English set",
+        ),
         ("judge", {"board": [], "placed": [[15, 7, "A"]]}, 422, "off the 15×15 board"),
         ("judge", {"board": [], "placed": [[7, 7, "A"], [7, 7, "B"]]}, 422, "given twice"),
-        ("judge", {"board": [], "placed": [[7, 7, "A"], [8, 8, "B"]]}, 422, "one row or one column"),
+        (
+            "judge",
+            {"board": [], "placed": [[7, 7, "A"], [8, 8, "B"]]},
+            422,
+            "one row or one column",
+        ),
         ("judge", {"board": "ABC", "placed": []}, 400, "'board'"),
         ("moves", {"rack": list("ABCDEFGH")}, 400, "at most 7 tiles"),
         ("moves", {"rack": ["a"]}, 422, "a blank on a rack is '?'"),

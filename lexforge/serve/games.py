@@ -184,7 +184,9 @@ def tile_set(lexicon: Lexicon) -> dict[str, Any]:
     counts = tile_counts(language)
     tiles = [
         {"tile": spelled_tile(language, letter), "count": count, "value": values.get(letter, 0)}
-        for letter, count in sorted(counts.items(), key=lambda item: language.alphabet.index(item[0]))
+        for letter, count in sorted(
+            counts.items(), key=lambda item: language.alphabet.index(item[0])
+        )
     ]
     cells = sorted(
         {face for dice in language.dice.values() for die in dice for face in die if len(face) > 1}
@@ -389,7 +391,11 @@ def read_gcg(lexicon: Lexicon, document: dict[str, Any]) -> dict[str, Any]:
     position = gcg.replay(record, language, _layout(), source="the record")
     board = position.board
     squares = [
-        [i // board.cols, i % board.cols, spelled_tile(language, t.lower() if i in board.blanks else t)]
+        [
+            i // board.cols,
+            i % board.cols,
+            spelled_tile(language, t.lower() if i in board.blanks else t),
+        ]
         for i, t in enumerate(board.tiles)
         if t
     ]
@@ -452,7 +458,9 @@ def routes(
         name = request.path_params["action"]
         try:
             if name not in ACTIONS:
-                raise BadRequest(404, f"no game action '{shown(name)}' (known: {', '.join(ACTIONS)})")
+                raise BadRequest(
+                    404, f"no game action '{shown(name)}' (known: {', '.join(ACTIONS)})"
+                )
             lexicon = lexicon_of(request)
             body = await read_body(request)
             if lexicon.name not in leaves:
@@ -462,7 +470,9 @@ def routes(
             try:
                 answer = await asyncio.wait_for(future, time_budget)
             except TimeoutError:
-                raise BadRequest(503, f"game/{name}: over the time budget of {time_budget:g} s") from None
+                raise BadRequest(
+                    503, f"game/{name}: over the time budget of {time_budget:g} s"
+                ) from None
         except BadRequest as problem:
             return error(problem.status, str(problem))
         except UserError as problem:

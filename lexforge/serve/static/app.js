@@ -456,7 +456,7 @@ class LetterBoard {
     const frame = this.root.parentElement;
     if (!frame || !frame.clientWidth) return;
     const room = frame.clientWidth - 8;
-    const size = Math.max(42, Math.min(76, Math.floor(room / this.cols)));
+    const size = Math.max(42, Math.min(96, Math.floor(room / this.cols)));
     this.root.style.setProperty("--cell", `${size}px`);
   }
 
