@@ -45,7 +45,11 @@ def word_list(build_dir: Path, name: str) -> set[str]:
 
 
 def post(client, lexicon: str, action: str, body: dict):
-    return client.post(f"/api/lexicons/{lexicon}/game/{action}", json=body)
+    return client.post(  # json.dumps escapes a lone surrogate (httpx would not encode it)
+        f"/api/lexicons/{lexicon}/game/{action}",
+        content=json.dumps(body),
+        headers={"Content-Type": "application/json"},
+    )
 
 
 def across(row: int, col: int, tiles: list[str]) -> list[list]:
@@ -175,6 +179,8 @@ def test_a_real_game_record_is_read(client):
             "is not a tile of the English set",
         ),
         ("judge", {"board": [], "placed": [[15, 7, "A"]]}, 422, "off the 15×15 board"),
+        ("judge", {"board": [], "placed": [[7, 7, "\ud800"]]}, 422, "\\ud800 is not a tile"),
+        ("judge", {"board": [[[[[[]]]]]]}, 400, "[row, col, tile]"),
         ("judge", {"board": [], "placed": [[7, 7, "A"], [7, 7, "B"]]}, 422, "given twice"),
         (
             "judge",

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -32,6 +32,9 @@ from lexforge.errors import UserError, excerpt
 from lexforge.language import Language
 from lexforge.lexicon import Lexicon
 from lexforge.serve.params import BadRequest
+
+if TYPE_CHECKING:
+    from lexforge.scrabble import Board, Layout
 
 MAX_TOP = 100  # moves listed for a rack
 MAX_EVENTS = 400  # events of a game record sent to be written
@@ -97,7 +100,9 @@ def tile_symbol(language: Language, name: Any, what: str, *, rack: bool = False)
     return letter.lower() if blank else letter
 
 
-def read_squares(language: Language, value: Any, what: str, rows: int, cols: int, limit: int):
+def read_squares(
+    language: Language, value: Any, what: str, rows: int, cols: int, limit: int
+) -> tuple[tuple[int, int, str], ...]:
     """``[[row, col, tile], …]`` → ``((row, col, letter), …)``, each square once."""
     if not isinstance(value, list) or len(value) > limit:
         raise BadRequest(400, f"parameter '{what}': expected a list of at most {limit} squares")
@@ -128,7 +133,7 @@ def read_rack(language: Language, value: Any) -> str:
     return sort_rack([tile_symbol(language, name, "rack", rack=True) for name in value])
 
 
-def read_board(lexicon: Lexicon, document: dict[str, Any]):
+def read_board(lexicon: Lexicon, document: dict[str, Any]) -> Board:
     from lexforge.scrabble import Board, load_layout, place
 
     layout = load_layout(None)
@@ -281,7 +286,7 @@ def judge(lexicon: Lexicon, document: dict[str, Any]) -> dict[str, Any]:
     return {"move": move_json(language, move), "words": words}
 
 
-def _filled(board: Any, r: int, c: int) -> bool:
+def _filled(board: Board, r: int, c: int) -> bool:
     return 0 <= r < board.rows and 0 <= c < board.cols and bool(board.tiles[r * board.cols + c])
 
 
@@ -370,7 +375,7 @@ def write_gcg(lexicon: Lexicon, document: dict[str, Any]) -> dict[str, Any]:
     return {"gcg": text}
 
 
-def _layout():
+def _layout() -> Layout:
     from lexforge.scrabble import load_layout
 
     return load_layout(None)
