@@ -736,3 +736,42 @@ def test_the_start_screen_opens_an_example_per_tab(server, page):
     page.click("button[data-example=scrabble]")
     page.wait_for_selector("#game-rack button")
     assert len(rack_of(page)) == 7
+
+
+def test_playing_out_ends_the_game(server, page, tmp_path):
+    # the bag empty, my rack A T, the computer's Q: AT on 8H (A1 T1, ×2 on the start square)
+    # plays out; I gain the Q's 10 points, the computer loses them (lexforge.game's rule)
+    open_page(page, f"{server}/#tab=scrabble&lexicon=en&game=1&seed=5")
+    page.evaluate("game.bag = []; game.racks = [['A', 'T'], ['Q']]; refreshGame()")
+    page.locator("#scrabble-board input[data-row='7'][data-col='7']").click()
+    page.keyboard.type("AT")
+    page.click("#game-play")
+    page.wait_for_function(
+        "document.getElementById('scrabble-status').textContent.includes('over')"
+    )
+    assert page.inner_text("#scrabble-status") == "The game is over. You win, 14 to -10."
+    assert log_of(page) == [
+        "You: 8H AT +4 (4)",
+        "You: +10 for the tiles left (Q) (14)",
+        "Computer: -10 for the tiles left (Q) (-10)",
+    ]
+    assert page.is_disabled("#game-play") and page.is_disabled("#game-pass")
+    with page.expect_download() as download:
+        page.click("#game-export")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert ">player: (Q) +10 14" in text and ">computer: Q (Q) -10 -10" in text
+
+
+def test_six_scoreless_turns_end_the_game(server, page):
+    open_page(page, f"{server}/#tab=scrabble&lexicon=en&game=1&seed=5")
+    page.evaluate("game.racks = [['A', 'T'], ['Q', 'Z']]; game.scoreless = 5; refreshGame()")
+    page.click("#game-pass")  # the sixth scoreless turn: each loses their rack's value
+    page.wait_for_function(
+        "document.getElementById('scrabble-status').textContent.includes('over')"
+    )
+    assert log_of(page) == [
+        "You: passed (0)",
+        "You: -2 for the tiles left (AT) (-2)",
+        "Computer: -20 for the tiles left (QZ) (-20)",
+    ]
+    assert page.inner_text("#scrabble-status") == "The game is over. You win, -2 to -20."
