@@ -158,6 +158,7 @@ def test_gcg_written_and_read_back(client):
     assert read["scores"] == [26, 0]
     assert sorted(read["board"]) == sorted(across(7, 7, ["CH", "I", "C", "O", "T", "A"]))
     assert [e["kind"] for e in read["events"]] == ["play", "pass"]
+    assert read["events"][0]["shown"] == "CHICOTA"
 
 
 def test_a_real_game_record_is_read(client):
@@ -167,6 +168,10 @@ def test_a_real_game_record_is_read(client):
     assert read["scores"] == [433, 443]
     assert read["over"] is True
     assert len(read["board"]) > 60
+    # each play's whole word, the tiles played through filled in from the board
+    shown = [e["shown"] for e in read["events"] if e["kind"] == "play"]
+    assert shown[-2:] == ["CALORIE", "TRAdING"]  # d: a blank
+    assert all("." not in word for word in shown)
 
 
 @pytest.mark.parametrize(

@@ -775,3 +775,15 @@ def test_six_scoreless_turns_end_the_game(server, page):
         "Computer: -20 for the tiles left (QZ) (-20)",
     ]
     assert page.inner_text("#scrabble-status") == "The game is over. You win, -2 to -20."
+
+
+def test_a_word_typed_through_a_tile_on_the_board(server, page):
+    open_page(page, f"{server}/#tab=scrabble&lexicon=en&game=1&seed=5")
+    page.evaluate("setTile(square(7, 7), 'C'); game.racks[0] = ['A', 'T', 'E']; refreshGame()")
+    page.locator("#scrabble-board input[data-row='7'][data-col='7']").click()
+    page.keyboard.type("CAT")  # the C is on the board: the typing goes through it
+    assert rack_of(page) == ["E"]
+    page.click("#game-play")
+    page.wait_for_function("document.querySelectorAll('#game-log li').length >= 1")
+    # C3 (already there) A1 T1, no premium under the new tiles
+    assert log_of(page)[0] == "You: 8H CAT +5 (5)"

@@ -404,9 +404,10 @@ def read_gcg(lexicon: Lexicon, document: dict[str, Any]) -> dict[str, Any]:
         for i, t in enumerate(board.tiles)
         if t
     ]
+    shown = played_words(record, language)
     events = [
-        {name: getattr(event, name) for name in EVENT_FIELDS}
-        for event in record.events
+        {name: getattr(event, name) for name in EVENT_FIELDS} | shown.get(index, {})
+        for index, event in enumerate(record.events)
         if event.kind != gcg.TIME
     ]
     rack = language.tokenize(position.rack, spelled=False) if position.rack else ""
@@ -419,6 +420,33 @@ def read_gcg(lexicon: Lexicon, document: dict[str, Any]) -> dict[str, Any]:
         "rack": [spelled_tile(language, t) for t in rack],
         "over": position.over,
     }
+
+
+def played_words(record: Any, language: Language) -> dict[int, dict[str, str]]:
+    """Each play's whole word (``{"shown": …}`` by event index): the record writes the tiles
+    played through as ``.``, the board before the play has them."""
+    from lexforge import gcg
+    from lexforge.plays import PLAYED_THROUGH, parse_position
+
+    shown = {}
+    for number, index in enumerate(record.turns(), start=1):
+        event = record.events[index]
+        if event.kind != gcg.PLAY:
+            continue
+        board = gcg.replay(record, language, _layout(), turn=number, source="the record").board
+        row, col, across = parse_position(event.position, board)
+        letters = []
+        for char in language.tokenize(event.word):
+            if char in "()":
+                continue
+            square = row * board.cols + col
+            if char == PLAYED_THROUGH:  # a blank on the board in lowercase, as the record writes it
+                tile = board.tiles[square]
+                char = tile.lower() if square in board.blanks else tile
+            letters.append(char)
+            row, col = (row, col + 1) if across else (row + 1, col)
+        shown[index] = {"shown": language.spell("".join(letters))}
+    return shown
 
 
 # --- the routes ----------------------------------------------------------------------------

@@ -630,7 +630,6 @@ class LetterBoard {
 
 const boards = {};
 const lists = {};
-const gridAnswers = { boggle: [], ruzzle: [] };
 
 function showPath(game, item) {
   boards[game].draw(item ? item.path : []);
@@ -656,7 +655,6 @@ async function solveBoard(game, chosenWord) {
   try {
     const answer = await api(lexiconPath(game), params);
     const items = answer.results.map((w) => ({ word: w.word, score: w.score, path: w.path }));
-    gridAnswers[game] = items;
     const total = answer.grids[0].total;
     list.setItems(items, `${plural(items.length, "word")}, ${plural(total, "point")} in all`);
     const wanted = items.findIndex((w) => w.word === chosenWord);
@@ -664,7 +662,6 @@ async function solveBoard(game, chosenWord) {
     else board.draw([]);
     return items;
   } catch (error) {
-    gridAnswers[game] = [];
     board.draw([]);
     list.clear(error.message, true);
     return null;
@@ -772,7 +769,6 @@ function endRound() {
   const missed = [...round.words.values()].filter((w) => !round.found.includes(w.word));
   const best = [...round.words.values()].reduce((sum, w) => sum + w.score, 0);
   const items = missed.map((w) => ({ word: w.word, score: w.score, path: w.path }));
-  gridAnswers.boggle = items;
   status("boggle-play-status",
     `Time! You found ${plural(round.found.length, "word")} of ${round.words.size}: ${plural(round.score, "point")} of ${best}.`);
   lists.boggle.setItems(items, `The ${plural(items.length, "word")} you missed (choose one to see its path):`);
@@ -981,6 +977,9 @@ function boardKey(event, sq) {
     state.direction = event.key === "ArrowDown" || event.key === "ArrowUp" ? "down" : "across";
     state.lastSquare = null;
     square(sq.r + moves[event.key][0], sq.c + moves[event.key][1])?.input.focus();
+  } else if (game.active && sq.tile && !sq.fresh && /^\p{L}$/u.test(event.key)) {
+    event.preventDefault(); // a tile already on the board: typing its letter goes through it
+    moveOn(sq);
   } else if (event.key === "Backspace" && !sq.tile) {
     event.preventDefault();
     const back = state.direction === "down" ? square(sq.r - 1, sq.c) : square(sq.r, sq.c - 1);
@@ -1022,7 +1021,7 @@ function setUpDigraphs() {
 // --- Scrabble: best moves of a position ------------------------------------------------
 
 let moveList;
-const preview = { moves: [], placed: [] };
+const preview = { placed: [] };
 
 function moveLabel(m) {
   const leave = m.leave && m.leave.length ? `, keeps ${rackText(m.leave)}` : "";
@@ -1072,7 +1071,6 @@ async function listMoves(rack) {
   try {
     const answer = await post(lexiconPath("game/moves"), { board: boardTiles(), rack, top: 30 });
     const items = answer.results.map((m) => ({ ...m, length: m.tiles.length }));
-    preview.moves = items;
     moveList.setItems(items, `${plural(answer.moves, "legal move")}, ${plural(answer.plays, "distinct play")}; the best ${items.length} by equity`);
     if (items.length && !game.active) moveList.choose(0);
   } catch (error) {
@@ -1177,7 +1175,7 @@ function leaveGameMode() {
 
 function snapshot() {
   const copy = { ...game, racks: game.racks.map((r) => [...r]), bag: [...game.bag], scores: [...game.scores],
-    events: game.events.map((e) => ({ ...e })), selected: new Set(), board: boardTiles(), randomState: null };
+    events: game.events.map((e) => ({ ...e })), selected: new Set(), board: boardTiles() };
   delete copy.random;
   return copy;
 }
@@ -1268,7 +1266,7 @@ function eventText(e) {
   const who = e.player === 0 ? "You" : "Computer";
   const total = ` (${e.cumulative})`;
   switch (e.kind) {
-    case "play": return `${who}: ${e.position} ${e.word.replace(/[[\]]/g, "")} +${e.score}${total}`;
+    case "play": return `${who}: ${e.position} ${e.shown || e.word.replace(/[[\]]/g, "")} +${e.score}${total}`;
     case "exchange": return `${who}: exchanged ${e.tiles.startsWith("-") ? e.tiles : e.tiles.length > 0 ? plural(parseRackText(e.tiles).length, "tile") : ""}${total}`;
     case "pass": return `${who}: passed${total}`;
     case "withdrawn": return `${who}: play challenged off, ${e.score}${total}`;
@@ -1344,7 +1342,7 @@ async function playHuman() {
   undoStack.push(snapshotBefore(placed));
   const move = judged.move;
   const rackBefore = [...game.racks[0], ...placed.map(([, , t]) => (t === t.toUpperCase() ? t : "?"))];
-  const event = addEvent(0, "play", move.score, { position: move.position, word: move.gcg_word }, rackBefore);
+  const event = addEvent(0, "play", move.score, { position: move.position, word: move.gcg_word, shown: move.word }, rackBefore);
   const phony = judged.words.filter((w) => !w.valid).map((w) => w.word);
   if (phony.length) {
     // the computer challenges a phony off the board: the tiles go back, the turn is lost
@@ -1456,7 +1454,7 @@ async function computerTurn() {
       game.racks[1].splice(at, 1);
     }
     draw(1);
-    addEvent(1, "play", action.score, { position: action.position, word: action.gcg_word }, rack);
+    addEvent(1, "play", action.score, { position: action.position, word: action.gcg_word, shown: action.word }, rack);
     game.lastPlay = { player: 1, placed: action.placed, score: action.score, rack };
     markLast(action.placed);
     status("scrabble-status", `The computer played ${action.word} at ${action.position} for ${action.score}. Your turn.`);
@@ -1502,7 +1500,7 @@ async function exportGame() {
   }
   try {
     const answer = await post(lexiconPath("game/gcg"), {
-      players: NICKS, events: game.events, rack: game.over ? "" : rackText(sortRack(game.racks[0])),
+      players: NICKS, events: game.events.map(({ shown, ...event }) => event), rack: game.over ? "" : rackText(sortRack(game.racks[0])),
     });
     download(new Blob([answer.gcg], { type: "text/plain" }), `lexforge-${lexicon()}.gcg`);
     status("scrabble-status", "The game is saved as a GCG file.");
@@ -1540,7 +1538,7 @@ async function importGame(text) {
   shuffle(game.bag);
   draw(0);
   draw(1);
-  game.events = answer.events.map((e) => ({ ...e, player: e.player }));
+  game.events = answer.events;
   game.scores = answer.scores;
   game.turn = toMove;
   undoStack = [];
@@ -1563,9 +1561,6 @@ const EXAMPLES = {
 
 async function openExample(name) {
   const fields = EXAMPLES[name];
-  if (name !== "scrabble" && name !== "boggle-play" && !["en", "fr", "de", "it", "nl", "es"].includes(lexicon())) {
-    // the examples are English words: any lexicon works, en reads best
-  }
   history.replaceState(null, "", `#${new URLSearchParams({ lexicon: lexicon(), ...fields })}`);
   await fromUrl();
 }
