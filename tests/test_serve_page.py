@@ -736,6 +736,13 @@ def test_the_start_screen_opens_an_example_per_tab(server, page):
     page.click("button[data-example=scrabble]")
     page.wait_for_selector("#game-rack button")
     assert len(rack_of(page)) == 7
+    page.click("#tab-start")
+    page.click("button[data-example=scrabble-analyse]")
+    wait_done(page, "scrabble-moves")
+    board = "/".join("....JUMBO......" if r == 7 else "." * 15 for r in range(15))
+    best = cli_json("scrabble", board, "--rack", "EIRSTA?", "--top", "1", "--lexicon", "en")
+    label = page.get_attribute("#scrabble-moves button.word", "aria-label")
+    assert int(label.split(", ")[1].split()[0]) == best["results"][0]["score"]
 
 
 def test_playing_out_ends_the_game(server, page, tmp_path):

@@ -1557,6 +1557,11 @@ const EXAMPLES = {
   "boggle-play": { tab: "boggle", play: "1" },
   ruzzle: { tab: "ruzzle", grid: "Qutw E Adl R/S Tdw O N/L A Ttl E/R S E D" },
   scrabble: { tab: "scrabble", game: "1" },
+  "scrabble-analyse": {
+    tab: "scrabble",
+    rack: "EIRSTA?",
+    board: Array.from({ length: 15 }, (_, r) => (r === 7 ? "....JUMBO......" : ".".repeat(15))).join("/"),
+  },
 };
 
 async function openExample(name) {
