@@ -400,6 +400,7 @@ def create_app(
         package_version = "0"
     limits = {**LIMITS, "time_budget": time_budget}
     document = openapi_document(list(table.values()), limits, package_version)
+    document["paths"].update(games.openapi_paths())
     listing = answer_json(answers.lexicons_answer([found for _, found in served.values()]))
     layout_answer = answer_json(standard_layout())
 

@@ -449,6 +449,68 @@ def played_words(record: Any, language: Language) -> dict[int, dict[str, str]]:
     return shown
 
 
+SUMMARIES = {
+    "moves": (
+        "the moves of a rack once per distinct play, best equity first",
+        "board: [[row, col, tile]…]; rack: [tile…] (? a blank); top: 1 to 100",
+    ),
+    "judge": (
+        "a play checked by the placement rules and scored; each word it makes looked up",
+        "board, placed: [[row, col, tile]…] (lowercase tile: a blank)",
+    ),
+    "computer": (
+        "the computer's turn (lexforge.players.Equity) on the position sent",
+        "board, rack, bag (tiles left), scores (two), scoreless (turns in a row)",
+    ),
+    "gcg": (
+        "the game record as a GCG file",
+        "players: two nicknames; events: as replay answers them; rack: the first player's",
+    ),
+    "replay": (
+        "a GCG record replayed: its events and the position after them",
+        "gcg: the record's text",
+    ),
+}
+
+
+def openapi_paths() -> dict[str, Any]:
+    """The game's routes in the OpenAPI document."""
+    lexicon = {"name": "lexicon", "in": "path", "required": True, "schema": {"type": "string"}}
+    error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    answer = {"description": "the answer (JSON)"}
+    refused = {
+        "400": {**error, "description": "a parameter missing, of the wrong type or too large"},
+        "404": {**error, "description": "no such lexicon or action"},
+        "422": {**error, "description": "a tile or play the game does not allow"},
+        "503": {**error, "description": "over the time budget"},
+    }
+    paths = {
+        "/api/lexicons/{lexicon}/game/tiles": {
+            "get": {
+                "operationId": "game_tiles",
+                "summary": "the tile set: names, counts, values; blanks, rack size, bingo bonus",
+                "parameters": [lexicon],
+                "responses": {"200": answer, "404": refused["404"], "422": refused["422"]},
+            }
+        }
+    }
+    for action, (summary, body) in SUMMARIES.items():
+        paths[f"/api/lexicons/{{lexicon}}/game/{action}"] = {
+            "post": {
+                "operationId": f"game_{action}",
+                "summary": summary,
+                "parameters": [lexicon],
+                "requestBody": {
+                    "required": True,
+                    "description": body,
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                },
+                "responses": {"200": answer, **refused},
+            }
+        }
+    return paths
+
+
 # --- the routes ----------------------------------------------------------------------------
 
 ACTIONS = {

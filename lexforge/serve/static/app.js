@@ -642,6 +642,10 @@ function showPath(game, item) {
 async function solveBoard(game, chosenWord) {
   const board = boards[game];
   const list = lists[game];
+  if (game === "boggle" && round.timer) {
+    status("boggle-play-status", "The round is on: the words come when it ends.", true);
+    return null;
+  }
   if (!board.full()) {
     list.clear("Fill every cell of the board first.", true);
     return null;
