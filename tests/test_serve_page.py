@@ -668,6 +668,8 @@ def test_dark_mode_and_readable_contrast(server, browser, scheme, tmp_path):
     ):
         fore, back = page.evaluate(COLOURS, selector)
         assert contrast(fore, back) >= 4.5, (selector, fore, back)
+    if scheme == "dark":
+        screenshot(page, tmp_path, "rack-dark-desktop")
     typed = page.eval_on_selector("#rack-letters", "e => getComputedStyle(e).color")
     placeholder = page.eval_on_selector(
         "#rack-letters", "e => getComputedStyle(e, '::placeholder').color"
