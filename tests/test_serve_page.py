@@ -130,10 +130,19 @@ def status_of(page, root: str) -> str:
 
 
 def wait_done(page, root: str) -> None:
-    page.wait_for_function(
-        f"(s => s && s.textContent && !s.textContent.includes('…'))"
-        f"(document.getElementById('{root}-status'))"
-    )
+    """Until the status says something other than "Searching…" (locators, not
+    wait_for_function: its polling evaluates a string, which the page's
+    Content-Security-Policy, without 'unsafe-eval', refuses)."""
+    sync_api.expect(page.locator(f"#{root}-status")).to_have_text(re.compile(r"^[^…]+$"))
+
+
+def wait_log(page, count: int) -> None:
+    """Until the game's log has ``count`` lines or more."""
+    page.locator("#game-log li").nth(count - 1).wait_for()
+
+
+def wait_over(page) -> None:
+    sync_api.expect(page.locator("#scrabble-status")).to_contain_text("over")
 
 
 def screenshot(page, tmp_path: Path, name: str) -> None:
@@ -323,7 +332,7 @@ def test_a_timed_boggle_round(server, page, tmp_path):
     page.select_option("#boggle-minutes", "1")
     page.click("#boggle-play")
     page.wait_for_selector("#boggle-game:not([hidden])")
-    page.wait_for_function("!document.getElementById('boggle-guess').disabled")
+    sync_api.expect(page.locator("#boggle-guess")).to_be_enabled()
     grid = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('grid')")
     solved = cli_json("boggle", grid, "--paths", "--lexicon", "en")["results"]
     assert solved, grid
@@ -503,8 +512,8 @@ def test_a_game_against_the_computer(server, page, tmp_path, build_dir):
     page.keyboard.type(phony)
     assert len(rack_of(page)) == 5
     page.click("#game-play")
-    page.wait_for_function("document.querySelectorAll('#game-log li').length >= 3")
-    page.wait_for_function("!document.getElementById('game-play').disabled")
+    wait_log(page, 3)
+    sync_api.expect(page.locator("#game-play")).to_be_enabled()
     log = log_of(page)
     assert log[0].startswith(f"You: 8H {phony} +")
     assert log[1].startswith("You: play challenged off")
@@ -524,8 +533,8 @@ def test_a_game_against_the_computer(server, page, tmp_path, build_dir):
     label = best.get_attribute("aria-label")
     best.click()
     page.click("#game-play")
-    page.wait_for_function("document.querySelectorAll('#game-log li').length >= 2")
-    page.wait_for_function("!document.getElementById('game-play').disabled")
+    wait_log(page, 2)
+    sync_api.expect(page.locator("#game-play")).to_be_enabled()
     score = int(label.split(", ")[1].split()[0])
     assert page.inner_text("#score-0") == str(score)
     computer = log_of(page)[1]
@@ -534,7 +543,7 @@ def test_a_game_against_the_computer(server, page, tmp_path, build_dir):
     # a challenge of the computer's (valid) play: it gets 5 points
     before = int(page.inner_text("#score-1"))
     page.click("#game-challenge")
-    page.wait_for_function("document.querySelectorAll('#game-log li').length >= 3")
+    wait_log(page, 3)
     assert int(page.inner_text("#score-1")) == before + 5
     assert page.is_disabled("#game-challenge")
 
@@ -543,12 +552,12 @@ def test_a_game_against_the_computer(server, page, tmp_path, build_dir):
     page.click("#game-rack button >> nth=0")
     page.click("#game-rack button >> nth=1")
     page.click("#game-exchange")
-    page.wait_for_function("document.querySelectorAll('#game-log li').length >= 5")
-    page.wait_for_function("!document.getElementById('game-play').disabled")
+    wait_log(page, 5)
+    sync_api.expect(page.locator("#game-play")).to_be_enabled()
     assert log_of(page)[3] == f"You: exchanged 2 tiles ({score})"
     page.click("#game-pass")
-    page.wait_for_function("document.querySelectorAll('#game-log li').length >= 7")
-    page.wait_for_function("!document.getElementById('game-play').disabled")
+    wait_log(page, 7)
+    sync_api.expect(page.locator("#game-play")).to_be_enabled()
     # tile tracking: the tiles I have not seen are the bag and the computer's rack
     bag = int(page.inner_text("#bag-count"))
     unseen = page.inner_text("#unseen-count")
@@ -572,7 +581,7 @@ def test_a_game_against_the_computer(server, page, tmp_path, build_dir):
     # and imported again: the same scores and log
     log = log_of(page)
     page.set_input_files("#game-import", str(gcg))
-    page.wait_for_function(f"document.querySelectorAll('#game-log li').length === {len(log)}")
+    sync_api.expect(page.locator("#game-log li")).to_have_count(len(log))
     assert log_of(page) == log
     assert [int(page.inner_text("#score-0")), int(page.inner_text("#score-1"))] == scores
 
@@ -580,9 +589,7 @@ def test_a_game_against_the_computer(server, page, tmp_path, build_dir):
 def test_a_finished_game_is_imported_to_its_end(server, page):
     open_page(page, f"{server}/#tab=scrabble&lexicon=en&game=1&seed=3")
     page.set_input_files("#game-import", str(ROOT / "tests/fixtures/gcg/boys1.gcg"))
-    page.wait_for_function(
-        "document.getElementById('scrabble-status').textContent.includes('over')"
-    )
+    wait_over(page)
     # David Boys 443, Quackle 433 (the record's last totals)
     assert page.inner_text("#scrabble-status") == "The game is over. The computer wins, 433 to 443."
     assert page.is_disabled("#game-play")
@@ -755,9 +762,7 @@ def test_playing_out_ends_the_game(server, page, tmp_path):
     page.locator("#scrabble-board input[data-row='7'][data-col='7']").click()
     page.keyboard.type("AT")
     page.click("#game-play")
-    page.wait_for_function(
-        "document.getElementById('scrabble-status').textContent.includes('over')"
-    )
+    wait_over(page)
     assert page.inner_text("#scrabble-status") == "The game is over. You win, 14 to -10."
     assert log_of(page) == [
         "You: 8H AT +4 (4)",
@@ -775,9 +780,7 @@ def test_six_scoreless_turns_end_the_game(server, page):
     open_page(page, f"{server}/#tab=scrabble&lexicon=en&game=1&seed=5")
     page.evaluate("game.racks = [['A', 'T'], ['Q', 'Z']]; game.scoreless = 5; refreshGame()")
     page.click("#game-pass")  # the sixth scoreless turn: each loses their rack's value
-    page.wait_for_function(
-        "document.getElementById('scrabble-status').textContent.includes('over')"
-    )
+    wait_over(page)
     assert log_of(page) == [
         "You: passed (0)",
         "You: -2 for the tiles left (AT) (-2)",
@@ -793,6 +796,6 @@ def test_a_word_typed_through_a_tile_on_the_board(server, page):
     page.keyboard.type("CAT")  # the C is on the board: the typing goes through it
     assert rack_of(page) == ["E"]
     page.click("#game-play")
-    page.wait_for_function("document.querySelectorAll('#game-log li').length >= 1")
+    wait_log(page, 1)
     # C3 (already there) A1 T1, no premium under the new tiles
     assert log_of(page)[0] == "You: 8H CAT +5 (5)"

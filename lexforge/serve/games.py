@@ -5,8 +5,9 @@ only the lexicon knows — the tile set, a play's words checked and scored, the 
 
 Nothing is kept between requests, so nothing has to be bounded in time or memory on the
 server's side; each request is bounded by its body (``LIMITS['body_bytes']``), a board of at
-most the layout's squares and racks of at most the language's rack size, and runs in the
-query pool under the time budget like every other query.
+most the layout's squares and racks of at most the language's rack size, and runs as the
+queries do: in a worker process (lexforge.serve.pool) within the client's share, stopped past
+the time budget.
 
 A tile is named as people write it: ``A``, ``CH`` (a multi-letter tile of es-scrabble), a
 lowercase name for a blank played as that letter (``a``, ``ch``), ``?`` for a blank on a rack.
@@ -15,10 +16,10 @@ A board is a list of ``[row, col, tile]``; a play's tiles the same.
 
 from __future__ import annotations
 
-import asyncio
+import json
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -520,19 +521,36 @@ ACTIONS = {
     "gcg": lambda lexicon, leaves, body: write_gcg(lexicon, body),
     "replay": lambda lexicon, leaves, body: read_gcg(lexicon, body),
 }
+_leaves: dict[str, Any] = {}  # lexicon name: its leave values (in each worker process)
+
+
+def work(
+    served: dict[str, tuple[Lexicon, Any]], action: str, name: str, body: dict[str, Any]
+) -> tuple[int, str]:
+    """A game action's status and answer (its JSON, or its error's line), in a query worker
+    (lexforge.serve.pool: stopped past the time budget)."""
+    lexicon, found = served[name]
+    try:
+        if name not in _leaves:
+            _leaves[name] = leaves_for(found.path, lexicon.language)
+        answer = ACTIONS[action](lexicon, _leaves[name], body)
+    except BadRequest as error:
+        return error.status, str(error)
+    except UserError as error:
+        return 422, str(error)
+    return 200, json.dumps(answer, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def routes(
     served: dict[str, tuple[Lexicon, Any]],
-    executor: Executor,
-    time_budget: float,
+    in_pool: Callable[[str, tuple[str, str, dict[str, Any]], float], Awaitable[str]],
+    refused: Callable[[BadRequest], Awaitable[Response]],
     read_body: Callable[[Request], Awaitable[Any]],
-    respond: Callable[[Any, int], Response],
-    error: Callable[[int, str], Response],
 ) -> list[Route]:
-    """The game's routes: ``GET …/game/tiles`` and ``POST …/game/{moves,judge,computer,gcg,
-    replay}`` under ``/api/lexicons/{lexicon}``."""
-    leaves: dict[str, Any] = {}
+    """The game's routes: ``GET …/game/tiles`` (answered at once) and ``POST …/game/{moves,
+    judge,computer,gcg,replay}`` under ``/api/lexicons/{lexicon}``, run as the queries are
+    (``in_pool``: a worker, the client's share, the time budget; ``refused``: the answer to a
+    BadRequest)."""
 
     def lexicon_of(request: Request) -> Lexicon:
         name = request.path_params["lexicon"]
@@ -543,36 +561,33 @@ def routes(
             raise BadRequest(422, f"{name}: the {lexicon.language.name} language has no tiles")
         return lexicon
 
+    def answer(text: str) -> Response:
+        return Response(text, media_type="application/json")
+
     async def tiles(request: Request) -> Response:
         try:
-            return respond(tile_set(lexicon_of(request)), 200)
-        except BadRequest as problem:
-            return error(problem.status, str(problem))
+            lexicon = lexicon_of(request)
+        except BadRequest as error:
+            return await refused(error)
+        return answer(json.dumps(tile_set(lexicon), ensure_ascii=False) + "\n")
 
     async def action(request: Request) -> Response:
+        from lexforge.serve.pool import WorkerDied
+
         name = request.path_params["action"]
+        client = request.client.host if request.client else ""
         try:
             if name not in ACTIONS:
-                raise BadRequest(
-                    404, f"no game action '{shown(name)}' (known: {', '.join(ACTIONS)})"
-                )
+                known = ", ".join(ACTIONS)
+                raise BadRequest(404, f"no game action '{shown(name)}' (known: {known})")
             lexicon = lexicon_of(request)
             body = await read_body(request)
-            if lexicon.name not in leaves:
-                leaves[lexicon.name] = leaves_for(served[lexicon.name][1].path, lexicon.language)
-            job = partial(ACTIONS[name], lexicon, leaves[lexicon.name], body)
-            future = asyncio.get_running_loop().run_in_executor(executor, job)
-            try:
-                answer = await asyncio.wait_for(future, time_budget)
-            except TimeoutError:
-                raise BadRequest(
-                    503, f"game/{name}: over the time budget of {time_budget:g} s"
-                ) from None
-        except BadRequest as problem:
-            return error(problem.status, str(problem))
-        except UserError as problem:
-            return error(422, str(problem))
-        return respond(answer, 200)
+            text = await in_pool(client, (f"game/{name}", lexicon.name, body), time.monotonic())
+        except BadRequest as error:
+            return await refused(error)
+        except WorkerDied:
+            return await refused(BadRequest(500, f"game/{name}: the query's process died"))
+        return answer(text)
 
     return [
         Route("/api/lexicons/{lexicon}/game/tiles", tiles, methods=["GET"]),
