@@ -719,6 +719,9 @@ def test_every_tab_on_a_phone_and_a_desktop(server, browser, viewport, tmp_path)
             if viewport is PHONE:
                 assert moves["y"] + moves["height"] <= board["y"] + 1
                 assert board["width"] <= 390
+                page.evaluate("document.getElementById('scrabble-moves').scrollIntoView()")
+                if folder := os.environ.get("LEXFORGE_SCREENSHOTS"):
+                    page.screenshot(path=Path(folder) / "page-scrabble-board-phone.png")
         elif tab != "start":
             wait_done(page, f"{tab}-results")
         width = page.evaluate("document.documentElement.scrollWidth")
