@@ -430,6 +430,7 @@ class LetterBoard {
         input.dataset.row = r;
         input.dataset.col = c;
         input.value = was.letters;
+        input.readOnly = this.multiplierMode();
         const cell = el("div", { class: "cell" }, input);
         cell.dataset.row = r;
         cell.dataset.col = c;
@@ -1669,7 +1670,12 @@ async function start() {
   }
   $("ruzzle-sort").addEventListener("change", () => boards.ruzzle.full() && solveBoard("ruzzle"));
   for (const radio of document.querySelectorAll("input[name=ruzzle-mode]")) {
-    radio.addEventListener("change", () => $("ruzzle-board").classList.toggle("multiplier-mode", $("ruzzle-mode-multipliers").checked));
+    radio.addEventListener("change", () => {
+      const squares = $("ruzzle-mode-multipliers").checked;
+      $("ruzzle-board").classList.toggle("multiplier-mode", squares);
+      // a tap changes the square: no keyboard pops up on a phone
+      for (const { input } of boards.ruzzle.cells) input.readOnly = squares;
+    });
   }
   moveList = new WordList($("scrabble-moves"), { onChoose: (m) => showMove(m), label: moveLabel, extra: moveExtra });
 
