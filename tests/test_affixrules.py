@@ -294,7 +294,7 @@ def test_the_words_step_counts_refused_forms_as_affix_rule(tmp_path):
         f"    sources:\n      - {{format: hunspell, path: {dic}}}\n",
         encoding="utf-8",
     )
-    words, _, stats = collect_words(load_config(config).lexicons["small"])
+    words, _, stats, _ = collect_words(load_config(config).lexicons["small"])
     refused = RefusedForms()
     expected = {fold(form) for form in read_hunspell(dic, refusal=enclitic("es"), refused=refused)}
     assert set(words) == expected
@@ -325,7 +325,7 @@ def test_refuse_in_lists_removes_a_plain_list_word_only_a_refused_rule_made(tmp_
             f"      - {{format: hunspell, path: {dic}}}\n",
             encoding="utf-8",
         )
-        words, _, stats = collect_words(load_config(config).lexicons["small"])
+        words, _, stats, _ = collect_words(load_config(config).lexicons["small"])
         return words, stats
 
     words, stats = build(True)

@@ -262,6 +262,7 @@ def test_sources_combine_by_role_through_the_config(tmp_path):
         "not-in-list": 0,
         "denied": 1,
         "named": 0,  # no names source
+        "affix-rule": 0,  # no affix rule refused
     }
     assert ods["examples"]["denied"] == ["ÄTA"]
     assert ods["examples"]["too-few-sources"] == ["BÅT", "HÄST", "KÖTT", "SMÖRGÅS", "TÅG"]
