@@ -11,8 +11,10 @@ subtraction and a mask per word.
 
 The search is depth-first over the candidate keys in a fixed order (longest first), each
 phrase's keys taken in non-decreasing index order, so every multiset of keys is met once. It is
-resumable: ``next_batch`` returns up to a given number of phrases and carries on from there on
-the next call, so the caller streams results as they are found. Imports no numpy (a one-shot
+resumable: ``next_batch`` returns up to a given number of phrases, or fewer (none, even) once it
+has taken a given number of steps, and carries on from there on the next call: the caller
+streams results as they are found, and between calls Python runs its signal handlers (Ctrl-C)
+and checks its clock, however long the search goes without finding a phrase. Imports no numpy (a one-shot
 query would pay more for numpy's import than for the search).
 """
 
@@ -32,7 +34,8 @@ cdef class PhraseSearch:
     """
 
     cdef Py_ssize_t n_keys, n_words64, max_words, phrase_length, min_key_length
-    cdef bint exact, done
+    cdef bint exact
+    cdef readonly bint done  # the search is over: next_batch has nothing more to give
     cdef uint64_t guard[MAX_WORDS64]
     cdef uint64_t values[MAX_WORDS64]  # the value bits below each guard bit
     cdef uint64_t* keys  # n_keys × n_words64 packed counts
@@ -145,9 +148,11 @@ cdef class PhraseSearch:
         free(self.next_key)
         free(self.chosen)
 
-    def next_batch(self, Py_ssize_t limit):
-        """Up to ``limit`` more phrases, each a tuple of key indices (non-decreasing); an empty
-        list when the search is over."""
+    def next_batch(self, Py_ssize_t limit, Py_ssize_t steps=1 << 20):
+        """Up to ``limit`` more phrases, each a tuple of key indices (non-decreasing), found in
+        at most ``steps`` steps of the search (a step tries one key; the default takes a few
+        milliseconds): fewer, or none, when the steps ran out first. ``done`` tells when
+        the search is over."""
         cdef list found = []
         cdef Py_ssize_t n, k, i
         cdef int32_t* out
@@ -159,7 +164,7 @@ cdef class PhraseSearch:
             raise MemoryError()
         try:
             with nogil:
-                n = self.search(out, limit)
+                n = self.search(out, limit, max(steps, 1))
             for k in range(n):
                 row = out + k * (self.max_words + 1)
                 found.append(tuple([row[1 + i] for i in range(row[0])]))
@@ -167,9 +172,10 @@ cdef class PhraseSearch:
             free(out)
         return found
 
-    cdef Py_ssize_t search(self, int32_t* out, Py_ssize_t limit) noexcept nogil:
+    cdef Py_ssize_t search(self, int32_t* out, Py_ssize_t limit, Py_ssize_t steps) noexcept nogil:
         """Carry the depth-first search on until ``limit`` phrases are written into ``out``
-        (rows of ``max_words + 1``: the word count, then the keys) or the search ends."""
+        (rows of ``max_words + 1``: the word count, then the keys), ``steps`` steps are taken
+        or the search ends."""
         cdef Py_ssize_t w = self.n_words64, n_out = 0, d = self.depth, i, words_left, need
         cdef int64_t j, length, n_left
         cdef uint64_t* rem
@@ -190,6 +196,11 @@ cdef class PhraseSearch:
             elif need:
                 j = max(j, self.first_fit[n_left - need])
             while j < self.n_keys:
+                if steps == 0:  # resumed at depth d, key j: letters left, remaining kept
+                    self.next_key[d] = j
+                    self.depth = d
+                    return n_out
+                steps -= 1
                 length = self.lengths[j]
                 if length * words_left < n_left:
                     j = self.n_keys  # later keys are no longer: the words left cannot fill it

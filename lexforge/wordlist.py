@@ -16,11 +16,15 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from lexforge.anagramindex import anagram_index
-from lexforge.errors import UserError
+from lexforge.errors import EncodingError, UserError, excerpt
 from lexforge.language import Language, find_language_file, load_language_data
 from lexforge.lexicon import Lexicon, word_trie
 from lexforge.paths import MANIFEST, cache_dir
@@ -32,22 +36,102 @@ CACHE_FORMAT = 3  # 3: no anagrams.marisa, the word trie in label order
 ASPELL_PATTERNS = ("*.multi", "*.cwl.gz", "*.dat")
 
 
-def lexicon_from_wordlist(path: Path, fmt: str, language_spec: str) -> Lexicon:
-    """The lexicon of ``path`` read as ``fmt`` with the language's rules, from the cache (built
-    there on first use)."""
-    if not path.is_file():
-        raise UserError(f"{path}: file not found")
+#: A list compiles in about a second per this many bytes: above it, say so before compiling.
+ANNOUNCE_BYTES = 1_000_000
+#: Otherwise say so if compiling takes longer than this many seconds.
+ANNOUNCE_AFTER = 1.0
+
+
+def lexicon_from_wordlist(
+    path: Path,
+    fmt: str,
+    language_spec: str,
+    encoding: str | None = None,
+    say: Callable[[str], None] | None = None,
+) -> Lexicon:
+    """The lexicon of ``path`` read as ``fmt`` (in ``encoding``, UTF-8 by default) with the
+    language's rules, from the cache (built there on first use). A compile that is long (a list
+    of ANNOUNCE_BYTES, or one taking ANNOUNCE_AFTER seconds) is told to ``say``: what it does,
+    where it caches, and when done, the cache's size."""
+    check_wordlist_path(path)
     language_file = find_language(language_spec)
-    folder = cache_dir() / f"wordlist-{cache_key(path, fmt, language_file)}"
-    if not (folder / MANIFEST).is_file():  # only now is the language file parsed and validated
-        data = load_language_data(language_file)
-        language = Language.from_dict(data)
-        language_text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-        words = normalized_words(path, fmt, language)
-        build_cached(folder, words, language, language_text, {"file": path.name, "format": fmt})
-    lexicon = Lexicon.open(folder)
+    folder = cache_dir() / f"wordlist-{cache_key(path, fmt, language_file, encoding)}"
+    if (folder / MANIFEST).is_file():
+        lexicon = Lexicon.open(folder)
+    else:  # only now is the language file parsed and validated
+        with announced(path, folder, say):
+            data = load_language_data(language_file)
+            language = Language.from_dict(data)
+            language_text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+            words = normalized_words(path, fmt, language, encoding)
+            source = {"file": path.name, "format": fmt}
+            build_cached(folder, words, language, language_text, source)
+            lexicon = Lexicon.open(folder)
     lexicon.name = path.name
     return lexicon
+
+
+def check_wordlist_path(path: Path) -> None:
+    """UserError, saying what it is, unless ``path`` is a regular file: missing, a directory,
+    or a device or pipe (``/dev/null``, ``<(command)``: a list is read twice, once for its
+    cache key and once to compile it)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found") from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        raise UserError(f"{excerpt(str(path))}: cannot read ({error})") from None
+    if stat.S_ISDIR(mode):
+        raise UserError(f"{path}: is a directory, expected a word list file")
+    if stat.S_ISCHR(mode) and path.resolve() == Path(os.devnull).resolve():
+        raise UserError(f"{path}: empty word list (nothing can be read from {os.devnull})")
+    if not stat.S_ISREG(mode):
+        raise UserError(
+            f"{path}: not a regular file (a device or a pipe): a word list is read twice, "
+            "to find it in the cache and to compile it; save it to a file first"
+        )
+
+
+@contextmanager
+def announced(path: Path, folder: Path, say: Callable[[str], None] | None) -> Iterator[None]:
+    """Tell ``say`` about the compile in the block if it is long: at once for a large list,
+    else after ANNOUNCE_AFTER seconds; then, if told, how long it took and the cache's size."""
+    if say is None:
+        yield
+        return
+    import threading
+
+    size = path.stat().st_size
+    told = threading.Event()
+
+    def tell() -> None:
+        told.set()
+        say(
+            f"compiling {path.name} ({megabytes(size)}) into the word-list cache, once: "
+            f"{folder} (later queries on this file read it there)"
+        )
+
+    start = time.monotonic()
+    timer = threading.Timer(ANNOUNCE_AFTER, tell)
+    timer.daemon = True
+    if size >= ANNOUNCE_BYTES:
+        tell()
+    else:
+        timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+    if told.is_set():
+        cached = sum(f.stat().st_size for f in folder.iterdir())
+        say(
+            f"compiled {path.name} in {time.monotonic() - start:.1f} s: {megabytes(cached)} "
+            f"cached in {folder} (the whole cache: {folder.parent}; to free it: rm -r it)"
+        )
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
 
 
 def find_language(spec: str) -> Path:
@@ -60,27 +144,43 @@ def find_language(spec: str) -> Path:
     return path
 
 
-def cache_key(path: Path, fmt: str, language_file: Path) -> str:
-    """Hex digest of the format, the language file and every file the list is read from."""
+def cache_key(path: Path, fmt: str, language_file: Path, encoding: str | None = None) -> str:
+    """Hex digest of the format, the encoding, the language file and every file the list is
+    read from."""
     files = [path]
     if fmt == "aspell":
         files = sorted({path, *(p for pat in ASPELL_PATTERNS for p in path.parent.glob(pat))})
-    digest = hashlib.sha256(f"{CACHE_FORMAT}\0{fmt}\0{sha256_file(language_file)}".encode())
+    head = f"{CACHE_FORMAT}\0{fmt}\0{sha256_file(language_file)}"
+    if encoding is not None:  # (no encoding keeps the keys lists had before --encoding)
+        head += f"\0{encoding}"
+    digest = hashlib.sha256(head.encode())
     for file in files:
         digest.update(f"\0{file.name}\0{sha256_file(file)}".encode())
     return digest.hexdigest()[:32]
 
 
-def normalized_words(path: Path, fmt: str, language: Language) -> list[str]:
+def normalized_words(
+    path: Path, fmt: str, language: Language, encoding: str | None = None
+) -> list[str]:
     """The list's words normalized with the language's default rules, sorted, unique."""
     from lexforge.normalize import Normalizer  # the readers: only when the cache misses
     from lexforge.sources import CASE_SENSITIVE
     from lexforge.sources.read import read_entries
 
     normalizer = Normalizer(language, case_sensitive=CASE_SENSITIVE[fmt])
-    words = normalizer.normalize_distinct(
-        read_entries(fmt, path, reject_chars=normalizer.reject_chars())
-    )
+    try:
+        words = normalizer.normalize_distinct(
+            read_entries(fmt, path, encoding, reject_chars=normalizer.reject_chars())
+        )
+    except EncodingError as error:
+        if encoding is None:
+            advice = (
+                "give its encoding, e.g. --encoding latin-1 "
+                f"(or convert it: iconv -f latin1 -t utf-8 {path} > {path.stem}-utf8.txt)"
+            )
+        else:
+            advice = "give its encoding with --encoding (or none if it is UTF-8)"
+        raise UserError(f"{error.problem}; {advice}") from None
     if not words:
         raise UserError(
             f"{path}: no word of this list is valid in {language.name} "
