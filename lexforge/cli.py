@@ -743,9 +743,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        raise UserError(
-            "lexforge serve needs the serve extra: pip install 'lexforge[serve]'"
-        ) from None
+        raise UserError("needs the serve extra: pip install 'lexforge[serve]'") from None
     from lexforge.serve.app import create_app
     from lexforge.serve.server import listen, run
 
