@@ -942,9 +942,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         names.append(name)
         if only not in (None, name):
             return Unbuilt()
-        if name in HIDDEN_COMMANDS:
-            kwargs["help"] = argparse.SUPPRESS
-        else:
+        if name not in HIDDEN_COMMANDS:  # (argparse lists a command given any help)
             kwargs["help"] = help_text
         return commands.add_parser(name, description=description or help_text, **kwargs)
 
@@ -981,7 +979,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         dest="wordlist",
         metavar="WORDLIST",
         help="use a word list file instead: compiled on first use into the cache "
-        "($LEXFORGE_CACHE, default ~/.cache/lexforge; about 15 times the list's size; "
+        "($LEXFORGE_CACHE, default ~/.cache/lexforge; up to 15 times the list's size; "
         "to free it: rm -r that folder), then read from there",
     )
     group.add_argument(
@@ -1027,7 +1025,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             help=f"draw the {what} with WORD's path highlighted (default: the best word)",
         )
         sub.add_argument(
-            "--svg", metavar="FILE", help=f"write the same picture of the {what} as SVG"
+            "--svg",
+            metavar="FILE",
+            help=f"write the same picture of the {what} as SVG (default: none)",
         )
 
     length = bounded(1, MAX_LENGTH_OPTION)
@@ -1060,11 +1060,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                 help="longest word, in letters (default: any)",
             )
 
-    def seed_option(sub: argparse.ArgumentParser | Unbuilt, default: int | None, what: str) -> None:
+    def seed_option(
+        sub: argparse.ArgumentParser | Unbuilt,
+        default: int | None,
+        what: str,
+        whole: Callable[[str], int] = int,
+    ) -> None:
         shown = "a new one each run" if default is None else default
         sub.add_argument(
             "--seed",
-            type=int if default is None else bounded(0),
+            type=whole,
             default=default,
             metavar="N",
             help=f"random seed: the same seed gives the same {what} (default: {shown})",
@@ -1096,7 +1101,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="racks: length (default), alpha, score; --phrase: longest (longest word "
         "first, the default) or words (fewest words first); phrases stream either way",
     )
-    sub.add_argument("--phrase", metavar="TEXT", help="multi-word anagrams of TEXT, streamed")
+    sub.add_argument(
+        "--phrase",
+        metavar="TEXT",
+        help="multi-word anagrams of TEXT, streamed (default: none: words of LETTERS)",
+    )
     sub.add_argument(
         "--words",
         type=bounded(1, MAX_LENGTH_OPTION),
@@ -1217,7 +1226,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         metavar="BOARD|FILE|-",
         help="a file, '-' (stdin, the default), or the board itself (rows separated by '/')",
     )
-    sub.add_argument("--rack", metavar="LETTERS", help="the rack's tiles (blanks: * or ?)")
+    sub.add_argument(
+        "--rack",
+        metavar="LETTERS",
+        help="the rack's tiles (blanks: * or ?) (default: the --gcg record's)",
+    )
     sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard 15×15)")
     sub.add_argument(
         "--top",
@@ -1246,7 +1259,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             metavar="KIND,KIND…",
             help=f"two or more of {', '.join(kinds)} (default: greedy,greedy)",
         )
-        seed_option(sub, 0, "game")
+        seed_option(sub, 0, "game", bounded(0))
         sub.add_argument(
             "--leaves",
             metavar="FILE",

@@ -307,7 +307,8 @@ LEXICONS = {"de", "en", "es", "fr", "it", "nl", "pt"}
 
 def bash_complete(*words: str, shell: str = "bash") -> list[str]:
     """What the completion function offers for ``lexforge WORDS…`` (the last being completed),
-    run by the real bash, or by zsh through bashcompinit (its own compgen)."""
+    run by the real bash, or by zsh through bashcompinit (its own compgen, which leaves the
+    matching of the word being completed to zsh: done here as zsh does, by prefix)."""
     script = run("completion", shell).stdout
     quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
     call = f"COMP_WORDS=(lexforge {quoted}); COMP_CWORD={len(words)}; _lexforge; "
@@ -315,10 +316,10 @@ def bash_complete(*words: str, shell: str = "bash") -> list[str]:
         command = ["bash", "--norc", "-c", f"{script}\n{call}printf '%s\\n' \"${{COMPREPLY[@]}}\""]
     else:
         setup = "autoload -U compinit && compinit -u; setopt ksharrays; "
-        command = ["zsh", "-f", "-c", f"{setup}{script}\n{call}print -l -- $COMPREPLY"]
+        command = ["zsh", "-f", "-c", f'{setup}{script}\n{call}print -l -- "${{COMPREPLY[@]}}"']
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=SHELL_ENV)
     assert done.returncode == 0, done.stderr
-    return done.stdout.split()
+    return [word for word in done.stdout.split() if word.startswith(words[-1])]
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
