@@ -1264,7 +1264,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             "--leaves",
             metavar="FILE",
             help="the equity player's leave values: a model (snakemake leaves) or a table "
-            "(default: none, equity plays as greedy)",
+            "(default: none; an equity player needs it)",
         )
         sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard)")
 
