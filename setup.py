@@ -1,9 +1,9 @@
 """Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
 _phrase.pyx, _rack.pyx), the crossword pattern scan (_pattern.pyx), normalization's plain
-path (_normalize.pyx), the letter codes of words (_letters.pyx), the anagram index (_anagramindex.pyx), the sort of words
-(_wordsort.pyx), words.tsv's lines (_wordstsv.pyx), aspell's compressed word lists
-(_prezip.pyx) and its suffix forms (_affixforms.pyx) with Cython; the rest of the
-project's metadata is in pyproject.toml."""
+path (_normalize.pyx), the letter codes of words (_letters.pyx), the anagram index
+(_anagramindex.pyx), the sort of words (_wordsort.pyx), words.tsv's lines (_wordstsv.pyx),
+aspell's compressed word lists (_prezip.pyx) and its suffix forms (_affixforms.pyx) with
+Cython; the rest of the project's metadata is in pyproject.toml."""
 
 import platform
 
