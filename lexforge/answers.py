@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from lexforge.lexicon import Lexicon
 from lexforge.output import Answer
 
-TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
 if TYPE_CHECKING:
     from lexforge.game import Result, Standing
     from lexforge.grid import Grid
@@ -184,6 +184,9 @@ def ruzzle_answer(
     return Answer("ruzzle", lexicon.name, query, columns, rows, summary)
 
 
+SCRABBLE_COLUMNS = ("score", "position", "word", "row", "col", "direction", "placed", "notation")
+
+
 def scrabble_answer(
     lexicon: Lexicon,
     board: Board,
@@ -218,9 +221,9 @@ def scrabble_answer(
         )
         for m in moves.best(top or None)
     ]
-    columns = ("score", "position", "word", "row", "col", "direction", "placed", "notation")
     query = {"rack": rack, "top": top, "layout": layout}
-    return Answer("scrabble", lexicon.name, query, columns, rows, {"moves": len(moves)}), moves
+    answer = Answer("scrabble", lexicon.name, query, SCRABBLE_COLUMNS, rows, {"moves": len(moves)})
+    return answer, moves
 
 
 def game_answer(lexicon: Lexicon, result: Result, seed: int) -> Answer:

@@ -3,14 +3,17 @@
 Each entry goes through the pipeline's normalization with the language's default rules, read
 as a case-insensitive source (what a person types has no meaningful capitals): the folded word,
 or the reason it is rejected (apostrophe, hyphen, alphabet, too-short…). A normalized word is
-looked up in the lexicon; a built lexicon also tells which of its sources have it
-(``word-sources.npy`` and ``sources.json``, written by the compile step).
+looked up in the lexicon, which may hold words the shape rules refuse (a game list is taken
+whole): one it lacks that a shape rule refuses is rejected for that rule (no-vowel…). A built
+lexicon also tells which of its sources have a word (``word-sources.npy`` and
+``sources.json``, written by the compile step).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lexforge.classify import Classifier
 from lexforge.lexicon import Lexicon
 from lexforge.normalize import Normalizer
 
@@ -26,7 +29,8 @@ class Check:
 
 def check_words(lexicon: Lexicon, entries: list[str]) -> list[Check]:
     """The normalization and membership of each entry."""
-    normalizer = Normalizer(lexicon.language, case_sensitive=False)
+    normalizer = Normalizer(lexicon.language, case_sensitive=False, classify=False)
+    rules = Classifier.for_language(lexicon.language)
     checks = []
     for entry in entries:
         word = normalizer(entry)
@@ -36,6 +40,10 @@ def check_words(lexicon: Lexicon, entries: list[str]) -> list[Check]:
             checks.append(Check(entry, None, reason, False, None))
             continue
         found = word in lexicon
+        reason = None if found or rules is None else rules.reason(lexicon.language.spell(word))
+        if reason is not None:
+            checks.append(Check(entry, None, reason, False, None))
+            continue
         sources = lexicon.sources_of(word) if found else None
         checks.append(Check(entry, word, None, found, sources))
     return checks

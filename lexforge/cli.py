@@ -11,7 +11,8 @@
 Every query takes ``--lexicon NAME|PATH`` (a name on the search path, see lexforge.paths, or a
 directory) or ``-d WORDLIST``
 (read like the ``ods`` reader unless ``--list-format`` says otherwise, normalized with
-``--language``), and every command that prints an answer ``--format text|json|jsonl|tsv``
+``--language``; a plain list is taken whole, a spell-checker list or ``--clean`` cleaned, see
+lexforge.wordlist), and every command that prints an answer ``--format text|json|jsonl|tsv``
 (``--json``: ``--format json``; shapes in lexforge.output). An option has one name in every
 command (older spellings stay as hidden aliases). Every error is one line on stderr,
 ``lexforge COMMAND: message``: exit status 2 for a command line argparse refuses (a usage
@@ -31,7 +32,7 @@ from lexforge.lexicon import Lexicon
 from lexforge.output import FORMATS, Answer, format_path, write
 from lexforge.paths import exists_safely
 
-TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
 if TYPE_CHECKING:
     from typing import Any, NoReturn, TextIO
 
@@ -55,7 +56,9 @@ def load_lexicon(args: argparse.Namespace) -> Lexicon:
             print(f"{prefix}: {message}", file=sys.stderr, flush=True)
 
         path = Path(args.wordlist)
-        return lexicon_from_wordlist(path, args.list_format, args.language, args.encoding, say)
+        return lexicon_from_wordlist(
+            path, args.list_format, args.language, args.clean, args.encoding, say
+        )
     return Lexicon.open(lexicon_name(args))
 
 
@@ -400,6 +403,9 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
     layout = scrabble.load_layout(args.layout)
     if args.gcg is not None:
         board, rack, summary, source = gcg_position(args, lexicon, layout)
+        if not rack:  # a finished game: its final position, nothing to play
+            game_over(args, board, lexicon, summary)
+            return
     else:
         if args.turn is not None:
             raise UserError("--turn N picks a turn of a game record: give --gcg FILE")
@@ -456,9 +462,11 @@ def gcg_position(args: argparse.Namespace, lexicon: Lexicon, layout) -> tuple:
     source = "<stdin>" if spec == "-" else spec
     record = gcg.parse_record(gcg.decode(data, source), source)
     position = gcg.replay(record, lexicon.language, layout, args.turn, source)
+    for warning in position.warnings:
+        print(f"lexforge scrabble: warning: {warning}", file=sys.stderr)
     rack = args.rack or position.rack
     nick = record.players[position.player][0]
-    if not rack:
+    if not rack and not position.over:
         raise UserError(
             f"{source}: the record does not say {nick}'s rack at turn {position.turn}: "
             "give --rack LETTERS"
@@ -474,9 +482,32 @@ def gcg_position(args: argparse.Namespace, lexicon: Lexicon, layout) -> tuple:
             "rack": rack,
             "scores": list(position.scores),
             "played": played,
+            "over": position.over and not rack,
         }
     }
     return position.board, rack, summary, source
+
+
+def game_over(args: argparse.Namespace, board, lexicon: Lexicon, summary: dict) -> None:
+    """``--gcg`` on a finished game: the final scores (and board, with ``--show``/``--svg``)."""
+    from lexforge import picture
+    from lexforge.answers import SCRABBLE_COLUMNS
+
+    record = summary["gcg"]
+    if args.svg is not None:
+        write_svg(args.svg, picture.scrabble_svg(board, None, lexicon.language))
+    if args.show is not None:
+        colour = picture.use_colour(sys.stdout)
+        sys.stdout.write(picture.board_text(board, {}, lexicon.language, colour=colour))
+    query = {"rack": "", "top": args.top, "layout": args.layout}
+    found = Answer("scrabble", lexicon.name, query, SCRABBLE_COLUMNS, [], {"moves": 0, **summary})
+
+    def text_out(out: TextIO) -> None:
+        scores = "–".join(map(str, record["scores"]))
+        out.write(f"# game over after turn {record['turn'] - 1} (scores {scores})\n")
+
+    if args.show is None:
+        answer(args, found, text_out)
 
 
 def cmd_scrabble_play(args: argparse.Namespace) -> None:
@@ -987,6 +1018,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         choices=LIST_FORMATS,
         default="ods",
         help="reader for -d (default: ods, a plain list)",
+    )
+    group.add_argument(
+        "--clean",
+        action=argparse.BooleanOptionalAction,
+        help="apply to -d the junk rules of spell-checker lists: capitals, no vowel, Roman "
+        "numeral, unit (default: for dict, aspell, hunspell; a plain list is taken whole)",
     )
     group.add_argument(
         "--encoding",

@@ -42,6 +42,7 @@ class View:
     bag: int  # tiles left in the bag
     scores: tuple[int, ...]
     player: int  # whose turn (index into scores)
+    scoreless: int = 0  # scoreless turns in a row before this one
 
     @property
     def can_exchange(self) -> bool:
@@ -126,7 +127,7 @@ class Game:
             lexicon=self.lexicon.name,
             description=f"lexforge scrabble play, seed {self.seed}" + _left_out(language),
         )
-        self.turns = self.moves = 0
+        self.turns = self.moves = self.scoreless = 0
 
     def draw(self, rack: str, count: int) -> str:
         """``rack`` with up to ``count`` tiles from the bag."""
@@ -137,12 +138,18 @@ class Game:
 
     def view(self, player: int) -> View:
         return View(
-            self.lexicon, self.board, self.racks[player], len(self.bag), tuple(self.scores), player
+            self.lexicon,
+            self.board,
+            self.racks[player],
+            len(self.bag),
+            tuple(self.scores),
+            player,
+            self.scoreless,
         )
 
     def run(self) -> Result:
         """Play turns until the game ends, then count the racks left."""
-        scoreless, player = 0, 0
+        player = 0
         while True:
             action = self.players[player].choose(self.view(player))
             event = self.apply(player, action)
@@ -151,8 +158,8 @@ class Game:
             if not self.racks[player]:
                 self.go_out(player)
                 break
-            scoreless = 0 if event.score else scoreless + 1
-            if scoreless >= SCORELESS_TURNS:
+            self.scoreless = 0 if event.score else self.scoreless + 1
+            if self.scoreless >= SCORELESS_TURNS:
                 self.six_scoreless()
                 break
             player = (player + 1) % len(self.players)
@@ -200,7 +207,7 @@ class Game:
         spell = self.lexicon.language.spell
         fields = {"tiles": spell(tiles, bracket=True)}
         if move is not None:
-            fields = {"position": move.position, "word": spell(gcg_word(move))}
+            fields = {"position": move.position, "word": spell(gcg_word(move), bracket=True)}
         rack = spell(rack, bracket=True)
         event = gcg.Event(player, kind, rack, score, self.scores[player], **fields)
         self.record.events.append(event)

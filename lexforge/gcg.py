@@ -16,8 +16,10 @@ it decodes, else as ISO 8859-1, the format's default). Events start with ``>NICK
     >NICK: RACK (RACK) -7 393         end of game: the player's own rack counted against
     >NICK: RACK (time) -10 383        a time penalty
 
-Multi-letter tiles (Spanish CH) are spelled in words (``CHICO``, ``chICO`` with a blank CH) and
-bracketed in racks and exchanges (``A[CH]EIO?``), as lexforge.plays reads them.
+Multi-letter tiles (Spanish CH) are written bracketed everywhere, as wolges writes them: in
+racks and exchanges (``A[CH]EIO?``) and in words (``[CH]ICO``, ``[ch]ICO`` with a blank CH).
+Words are also read spelled out (``CHICO``: a word's CH is the CH tile), as lexforge.plays
+reads them.
 
 ``replay`` sets up the position before any turn (a play, exchange or pass), checking on the
 way that every play is placed legally, scores what the record says (by lexforge.plays, not
@@ -28,6 +30,7 @@ record may hold phonies and another lexicon's words.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from lexforge.errors import UserError, excerpt
@@ -43,7 +46,7 @@ from lexforge.plays import (
     score_play,
 )
 from lexforge.scrabble import Board, Layout, place
-from lexforge.tiles import check_tiles
+from lexforge.tiles import check_tiles, tile_counts
 
 PLAY, PASS, EXCHANGE, WITHDRAWN = "play", "pass", "exchange", "withdrawn"
 CHALLENGE, END_RACK, RACK_PENALTY, TIME = "challenge", "end-rack", "rack-penalty", "time"
@@ -294,6 +297,8 @@ class Position:
     rack: str
     scores: tuple[int, ...]
     recorded: Event | None
+    over: bool = False  # the record ends the game (its last racks counted)
+    warnings: tuple[str, ...] = ()  # racks that lack tiles kept from the turn before
 
 
 def replay(
@@ -312,11 +317,18 @@ def replay(
     board = Board(layout, ("",) * (layout.rows * layout.cols), frozenset())
     scores = [0] * len(record.players)
     previous: tuple[Board, Event] | None = None  # the board before the last play, and it
+    kept: dict[int, tuple[str, int]] = {}  # player → the tiles their last turn left, its line
+    warnings: list[str] = []
     for event in record.events[:stop]:
         where = f"{source}: line {event.line}"
+        leave = ""
+        if event.kind in TURNS and event.rack:
+            warning = _check_rack(board, event, kept.get(event.player), language, where)
+            if warning:
+                warnings.append(warning)
         if event.kind == PLAY:
             before = board
-            board = _play(board, event, language, where)
+            board, leave = _play(board, event, language, where)
             previous = (before, event)
         elif event.kind == WITHDRAWN:
             if previous is None or previous[1].player != event.player:
@@ -335,6 +347,7 @@ def replay(
             _check_rack_points(event, language, where)
         if event.kind in TURNS and event.kind != PLAY:
             previous = None
+        _keep(kept, event, leave, language)
         scores[event.player] += -lost if event.kind == WITHDRAWN else event.score
         if scores[event.player] != event.cumulative:
             raise UserError(
@@ -342,6 +355,7 @@ def replay(
                 f"{scores[event.player]}"
             )
     check_tiles(board, "", language, source)
+    over = False
     if stop < len(record.events):
         recorded: Event | None = record.events[stop]
         player, rack = recorded.player, recorded.rack
@@ -350,7 +364,69 @@ def replay(
         last = [record.events[i].player for i in turns]
         player = (last[-1] + 1) % len(record.players) if last else 0
         rack = record.racks.get(player, "")
-    return Position(board, (turn or len(turns) + 1), player, rack, tuple(scores), recorded)
+        over = any(event.kind in (END_RACK, RACK_PENALTY) for event in record.events)
+    number = turn or len(turns) + 1
+    return Position(board, number, player, rack, tuple(scores), recorded, over, tuple(warnings))
+
+
+def _check_rack(
+    board: Board, event: Event, kept: tuple[str, int] | None, language: Language, where: str
+) -> str | None:
+    """UserError unless a turn's recorded rack is one a game can deal: at most a rack's
+    tiles, which with the board's fit in the tile set, tile by tile. A warning if it lacks a
+    tile the player kept from their last turn (racks only gain tiles, by drawing; records
+    typed by hand at tournaments slip there, so it is not an error)."""
+    try:
+        rack = parse_tiles(event.rack, language, "rack")
+    except UserError as error:
+        raise UserError(f"{where}: {language.spell(str(error), bracket=True)}") from None
+    if len(rack) > language.rack_size:
+        raise UserError(
+            f"{where}: rack {event.rack} holds {len(rack)} tiles, a rack holds {language.rack_size}"
+        )
+    _check_in_set(board, rack, event.rack, language, where)
+    if kept is None:
+        return None
+    tiles, line = kept
+    lacking = Counter(tiles) - Counter(rack)
+    if not lacking:
+        return None
+    shown = language.spell("".join(sorted(lacking.elements())), bracket=True)
+    return f"{where}: rack {event.rack} lacks {shown}, which the player kept after line {line}"
+
+
+def _check_in_set(board: Board, rack: str, shown: str, language: Language, where: str) -> None:
+    """UserError if the rack and the board hold more of a tile than the set has. Unlike a
+    board typed by hand (``check_tiles``), a record says which board tiles are blanks."""
+    if not language.tile_counts:
+        return
+    counts = {**tile_counts(language), BLANK: language.blanks}
+    held = Counter(t for i, t in enumerate(board.tiles) if t and i not in board.blanks)
+    held[BLANK] = len(board.blanks)
+    held.update(rack)
+    for tile, n in sorted(held.items()):
+        if n > counts.get(tile, 0):
+            name = "blanks" if tile == BLANK else language.spell(tile, bracket=True)
+            raise UserError(
+                f"{where}: rack {shown} and the board hold {n} {name}, the {language.name} set "
+                f"has {counts.get(tile, 0)}"
+            )
+
+
+def _keep(kept: dict[int, tuple[str, int]], event: Event, leave: str, language: Language) -> None:
+    """Remember the tiles ``event`` leaves on its player's rack, where the record says
+    (``leave``: what a play left)."""
+    if event.kind not in (*TURNS, WITHDRAWN):
+        return
+    if not event.rack or (event.kind == EXCHANGE and event.tiles.isdigit()):
+        kept.pop(event.player, None)  # unknown: nothing to check the next rack against
+        return
+    rack = parse_tiles(event.rack, language, "rack")  # a pass, or a withdrawn play's tiles back
+    if event.kind == PLAY:
+        rack = leave
+    elif event.kind == EXCHANGE:
+        rack = rack_after(rack, parse_tiles(event.tiles, language, "tiles"))
+    kept[event.player] = (rack, event.line)
 
 
 def _tiles_of(rack: str, tiles: str, language: Language, where: str) -> None:
@@ -360,14 +436,16 @@ def _tiles_of(rack: str, tiles: str, language: Language, where: str) -> None:
         raise UserError(f"{where}: {language.spell(str(error), bracket=True)}") from None
 
 
-def _play(board: Board, event: Event, language: Language, where: str) -> Board:
-    """The board after a recorded play, checked: legal placement, tiles from the recorded
-    rack, the recorded score."""
+def _play(board: Board, event: Event, language: Language, where: str) -> tuple[Board, str]:
+    """The board after a recorded play and the tiles it left on the rack ("" when the record
+    gives no rack), checked: legal placement, tiles from the recorded rack, the recorded
+    score."""
+    leave = ""
     try:
         placed, across = read_play(board, event.position, event.word, language)
         check_play(board, placed, across)
         if event.rack:
-            rack_after(parse_tiles(event.rack, language, "rack"), placed_tiles(placed))
+            leave = rack_after(parse_tiles(event.rack, language, "rack"), placed_tiles(placed))
         score = score_play(board, placed, across, language)
     except UserError as error:
         raise UserError(f"{where}: {language.spell(str(error), bracket=True)}") from None
@@ -376,7 +454,7 @@ def _play(board: Board, event: Event, language: Language, where: str) -> Board:
             f"{where}: {event.position} {event.word} scores {score} with the {language.name} "
             f"tiles, the record says {event.score} (another tile set or board?)"
         )
-    return place(board, placed)
+    return place(board, placed), leave
 
 
 def _check_rack_points(event: Event, language: Language, where: str) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lexforge.errors import UserError, excerpt
 
-TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
 if TYPE_CHECKING:
     from typing import Any
 

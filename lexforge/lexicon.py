@@ -22,7 +22,7 @@ from lexforge.errors import UserError, excerpt
 from lexforge.language import Language
 from lexforge.paths import build_command, find_lexicon_dir
 
-TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
 if TYPE_CHECKING:
     import marisa_trie
     import numpy as np

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from json.encoder import encode_basestring
 
-TYPE_CHECKING = False  # typing's constant, without importing typing (README: Performance)
+TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
 if TYPE_CHECKING:
     from typing import Any, TextIO
 

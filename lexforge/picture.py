@@ -191,7 +191,8 @@ def grid_svg(grid: Grid, found: Any, *, multipliers: bool = False) -> str:
 
 
 def _placed(move: Any) -> dict[tuple[int, int], str]:
-    return {(row, col): letter for row, col, letter in move.placed}
+    """The tiles ``move`` places ((row, col) → letter); none for no move (a board alone)."""
+    return {} if move is None else {(row, col): letter for row, col, letter in move.placed}
 
 
 def scrabble_text(board: Any, move: Any, language: Language, *, colour: bool) -> str:
@@ -237,8 +238,8 @@ BOARD_MARGIN = 30
 
 
 def scrabble_svg(board: Any, move: Any, language: Language) -> str:
-    """The board as SVG: premium squares coloured, tiles on the board, the move's tiles
-    highlighted (class ``tile new``)."""
+    """The board as SVG: premium squares coloured, tiles on the board, the move's tiles (if
+    any) highlighted (class ``tile new``)."""
     size, margin = BOARD_CELL, BOARD_MARGIN
     new = _placed(move)
     body = []
@@ -287,8 +288,9 @@ def scrabble_svg(board: Any, move: Any, language: Language) -> str:
                 f'fill="{"#888" if letter.islower() else "#222"}">{escape(letter.upper())}</text>'
             )
     height = margin * 2 + board.rows * size + 20
-    body.append(
-        f'<text class="caption" x="{margin}" y="{height - 14}" font-size="16" fill="#222">'
-        f"{escape(language.spell(move.word))} at {move.position} · score {move.score}</text>"
-    )
+    if move is not None:
+        body.append(
+            f'<text class="caption" x="{margin}" y="{height - 14}" font-size="16" fill="#222">'
+            f"{escape(language.spell(move.word))} at {move.position} · score {move.score}</text>"
+        )
     return _svg(margin * 2 + board.cols * size, height, body)

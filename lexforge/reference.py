@@ -690,3 +690,37 @@ class _ScrabbleLine:
             tiles.append((r, col, shown) if d.across else (col, r, shown))
         row, column = (r, start) if d.across else (start, r)
         self.found.append(Move("".join(word), row, column, d.across, score, tuple(tiles)))
+
+
+def endgame_value(lexicon: Lexicon, board: Board, rack: str, other: str, scoreless: int = 0) -> int:
+    """The endgame's exact value for the player holding ``rack`` (lexforge.endgame): plain
+    minimax over every play and the pass, to the end of every line — no pruning, no table,
+    no move order — with the game's end rules written out again."""
+    from lexforge.scrabble import find_moves
+
+    values = lexicon.language.tile_values
+
+    def points(tiles: str) -> int:
+        return sum(values.get(t, 0) for t in tiles if t != "?")
+
+    def left_after(tiles: str, move: Move) -> str:
+        held = Counter(tiles)
+        held.subtract("?" if letter.islower() else letter for _, _, letter in move.placed)
+        return "".join(sorted(held.elements()))
+
+    def value(board: Board, mine: str, theirs: str, streak: int) -> int:
+        options = []
+        for move in [*find_moves(lexicon, board, mine), None]:  # None: a pass
+            score = move.score if move else 0
+            left = left_after(mine, move) if move else mine
+            run = 0 if score else streak + 1
+            if not left:
+                options.append(score + 2 * points(theirs))
+            elif run >= 6:
+                options.append(score + points(theirs) - points(left))
+            else:
+                after = place(board, move.placed) if move else board
+                options.append(score - value(after, theirs, left, run))
+        return max(options)
+
+    return value(board, rack, other, scoreless)

@@ -351,7 +351,7 @@ def _position(lexicon: Lexicon, board: Board) -> _scrabble.Position:
     return last[2]
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def _prepared(lexicon: Lexicon, board: Board) -> _scrabble.Position:
     """The board as the compiled generator takes it: letter index + 1 per square (0 empty),
     blank flags, letter and word multipliers, the tile values; anchors and cross-checks."""

@@ -5,9 +5,18 @@ compiled into the artifacts the pipeline writes for the solver (``words.marisa``
 ``anagrams.txt``, ``language.json``, ``graph.npy``, ``anagram-graph.npy``,
 ``anagram-classes.npy``) plus a
 ``manifest.json``, in a cache directory keyed by the sha256 of the list (of every file of an
-aspell dictionary), its format and the language file (``lexforge.paths.cache_dir()``). The
-directory is built under a temporary name and renamed when complete, so a later query maps it
-like any built lexicon, in milliseconds.
+aspell dictionary), its format, whether it is cleaned and the language file
+(``lexforge.paths.cache_dir()``). The directory is built under a temporary name and renamed
+when complete, so a later query maps it like any built lexicon, in milliseconds.
+
+A plain list (``ods``, ``freelang``) is a game list: taken whole, each entry only folded (case,
+accents as the language folds them, tiles) and refused only if the language cannot spell it (a
+character outside the alphabet: apostrophe, hyphen, digit…; a length outside its bounds). A
+spell-checker list (``dict``, ``aspell``, ``hunspell``: ``lexforge.sources.CLEANED``), or any
+list with ``clean``, also goes through the junk rules: capitals mark names and abbreviations,
+and the language's shape rules (``lexforge.classify``) refuse words with no vowel, Roman
+numerals and unit symbols. Entries refused are counted by reason in the manifest's source and,
+when the list is compiled, in one line on stderr.
 """
 
 from __future__ import annotations
@@ -17,8 +26,10 @@ import json
 import os
 import shutil
 import stat
+import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,7 +42,7 @@ from lexforge.paths import MANIFEST, cache_dir
 from lexforge.verify import sha256_file
 
 #: Bump when the cached layout or the way a list is compiled changes: old entries are ignored.
-CACHE_FORMAT = 3  # 3: no anagrams.marisa, the word trie in label order
+CACHE_FORMAT = 4  # 4: plain lists taken whole, the junk rules on request (``clean``)
 #: An aspell dictionary spans its directory: these files are part of the key.
 ASPELL_PATTERNS = ("*.multi", "*.cwl.gz", "*.dat")
 
@@ -46,27 +57,35 @@ def lexicon_from_wordlist(
     path: Path,
     fmt: str,
     language_spec: str,
+    clean: bool | None = None,
     encoding: str | None = None,
     say: Callable[[str], None] | None = None,
 ) -> Lexicon:
     """The lexicon of ``path`` read as ``fmt`` (in ``encoding``, UTF-8 by default) with the
-    language's rules, from the cache (built there on first use). A compile that is long (a list
-    of ANNOUNCE_BYTES, or one taking ANNOUNCE_AFTER seconds) is told to ``say``: what it does,
-    where it caches, and when done, the cache's size."""
+    language's rules, cleaned if ``clean`` (None: if ``fmt`` is a spell-checker format), from
+    the cache (built there on first use). A compile that is long (a list of ANNOUNCE_BYTES, or
+    one taking ANNOUNCE_AFTER seconds) is told to ``say`` (default: a ``lexforge:`` line on
+    stderr): what it does, where it caches, and when done, the cache's size; so are the
+    entries left out."""
+    from lexforge.sources import CLEANED
+
+    if say is None:
+        say = print_line
     check_wordlist_path(path)
+    if clean is None:
+        clean = fmt in CLEANED
     language_file = find_language(language_spec)
-    folder = cache_dir() / f"wordlist-{cache_key(path, fmt, language_file, encoding)}"
-    if (folder / MANIFEST).is_file():
-        lexicon = Lexicon.open(folder)
-    else:  # only now is the language file parsed and validated
+    folder = cache_dir() / f"wordlist-{cache_key(path, fmt, language_file, clean, encoding)}"
+    if not (folder / MANIFEST).is_file():  # only now is the language file parsed and validated
         with announced(path, folder, say):
             data = load_language_data(language_file)
             language = Language.from_dict(data)
             language_text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-            words = normalized_words(path, fmt, language, encoding)
-            source = {"file": path.name, "format": fmt}
+            words, source = normalized_words(path, fmt, language, clean, encoding)
             build_cached(folder, words, language, language_text, source)
-            lexicon = Lexicon.open(folder)
+        if source["rejected"]:
+            say(refusals_line(path, source))
+    lexicon = Lexicon.open(folder)
     lexicon.name = path.name
     return lexicon
 
@@ -130,6 +149,11 @@ def announced(path: Path, folder: Path, say: Callable[[str], None] | None) -> It
         )
 
 
+def print_line(message: str) -> None:
+    """A ``lexforge:`` line on stderr (callers that know their command give their own)."""
+    print(f"lexforge: {message}", file=sys.stderr)
+
+
 def megabytes(size: int) -> str:
     return f"{size / 1e6:.1f} MB"
 
@@ -144,34 +168,41 @@ def find_language(spec: str) -> Path:
     return path
 
 
-def cache_key(path: Path, fmt: str, language_file: Path, encoding: str | None = None) -> str:
-    """Hex digest of the format, the encoding, the language file and every file the list is
-    read from."""
+def cache_key(
+    path: Path, fmt: str, language_file: Path, clean: bool, encoding: str | None = None
+) -> str:
+    """Hex digest of the format, the cleaning, the encoding, the language file and every file
+    the list is    read from."""
     files = [path]
     if fmt == "aspell":
         files = sorted({path, *(p for pat in ASPELL_PATTERNS for p in path.parent.glob(pat))})
-    head = f"{CACHE_FORMAT}\0{fmt}\0{sha256_file(language_file)}"
+    rules = f"{CACHE_FORMAT}\0{fmt}\0clean={int(clean)}\0{sha256_file(language_file)}"
     if encoding is not None:  # (no encoding keeps the keys lists had before --encoding)
-        head += f"\0{encoding}"
-    digest = hashlib.sha256(head.encode())
+        rules += f"\0{encoding}"
+    digest = hashlib.sha256(rules.encode())
     for file in files:
         digest.update(f"\0{file.name}\0{sha256_file(file)}".encode())
     return digest.hexdigest()[:32]
 
 
 def normalized_words(
-    path: Path, fmt: str, language: Language, encoding: str | None = None
-) -> list[str]:
-    """The list's words normalized with the language's default rules, sorted, unique."""
+    path: Path, fmt: str, language: Language, clean: bool, encoding: str | None = None
+) -> tuple[list[str], dict]:
+    """The list's words normalized with the language's default rules (the junk rules too if
+    ``clean``), sorted, unique; and the source's record: file, format, cleaning, entries read,
+    refused by reason, the first refused entries of each reason. The file is read in
+    ``encoding`` (default UTF-8)."""
     from lexforge.normalize import Normalizer  # the readers: only when the cache misses
     from lexforge.sources import CASE_SENSITIVE
     from lexforge.sources.read import read_entries
 
-    normalizer = Normalizer(language, case_sensitive=CASE_SENSITIVE[fmt])
-    try:
-        words = normalizer.normalize_distinct(
-            read_entries(fmt, path, encoding, reject_chars=normalizer.reject_chars())
+    normalizer = Normalizer(language, case_sensitive=CASE_SENSITIVE[fmt] and clean, classify=clean)
+    pruned: Counter[frozenset[str]] = Counter()
+    try:  # (a reader may read the whole file when called, or as it is iterated)
+        entries = read_entries(
+            fmt, path, encoding, reject_chars=normalizer.reject_chars(), pruned=pruned
         )
+        words = normalizer.normalize_distinct(entries)
     except EncodingError as error:
         if encoding is None:
             advice = (
@@ -181,13 +212,33 @@ def normalized_words(
         else:
             advice = "give its encoding with --encoding (or none if it is UTF-8)"
         raise UserError(f"{error.problem}; {advice}") from None
+    normalizer.count_pruned(pruned)
+    source = {
+        "file": path.name,
+        "format": fmt,
+        "clean": clean,
+        "read": normalizer.read,
+        "rejected": dict(sorted(normalizer.rejected.items())),
+        "examples": dict(sorted(normalizer.examples.items())),
+    }
     if not words:
         raise UserError(
             f"{path}: no word of this list is valid in {language.name} "
             f"(alphabet {language.alphabet}, length {language.min_length}"
             f"–{language.max_length})"
         )
-    return sorted(words)
+    return sorted(words), source
+
+
+def refusals_line(path: Path, source: dict) -> str:
+    """One line: how many entries of the list were refused, by reason, with examples."""
+    counts = sorted(source["rejected"].items(), key=lambda item: (-item[1], item[0]))
+    reasons = []
+    for reason, count in counts:
+        examples = source["examples"].get(reason, [])[:3]
+        reasons.append(f"{count} {reason}" + (f" ({', '.join(examples)})" if examples else ""))
+    refused = sum(source["rejected"].values())
+    return f"{path}: {refused} of {source['read']} entries left out: {', '.join(reasons)}"
 
 
 def build_cached(

@@ -24,7 +24,7 @@ from lexforge.language import (
     trusted_yaml,
 )
 from lexforge.reasons import DEFAULT_REJECT
-from lexforge.sources import CASE_SENSITIVE
+from lexforge.sources import CASE_SENSITIVE, CLEANED
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "config" / "schema" / "config.schema.yaml"
 #: The configuration as the workflow resolved and validated it (rules/common.smk writes it, in
@@ -34,6 +34,8 @@ WORKFLOW_CONFIG = Path(".snakemake/lexforge/config.json")
 
 #: Source roles (config/schema/config.schema.yaml says what each does; pipeline.words does it).
 ROLES = ("add", "trusted", "confirm", "exact", "deny", "names")
+#: The roles whose sources the junk rules may clean (``clean``): their words count.
+CLEANABLE_ROLES = ("add", "trusted", "confirm", "exact")
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,8 @@ class Source:
     role: str = "add"
     name: str | None = None
     tags: tuple[str, ...] = ()
+    #: the junk rules apply (capitals, the shape rules); else the list is taken whole, folded
+    clean: bool = False
 
     @property
     def id(self) -> str:
@@ -196,18 +200,7 @@ def _lexicon(
     if "length" in spec:
         language_data["length"] = {**language_data["length"], **spec["length"]}
     check_language_data(language_data, f"{config_path}: lexicons/{name}")
-    sources = tuple(
-        Source(
-            format=s["format"],
-            path=Path(s["path"]),
-            encoding=s.get("encoding"),
-            case_sensitive=s.get("case_sensitive", CASE_SENSITIVE[s["format"]]),
-            role=s.get("role", "add"),
-            name=s.get("name"),
-            tags=tuple(s.get("tags", ())),
-        )
-        for s in spec["sources"]
-    )
+    sources = tuple(source_of(s, f"{config_path}: lexicons/{name}") for s in spec["sources"])
     _check_composition(name, sources, spec.get("min_sources", 1), config_path)
     _check_names(name, sources, spec.get("min_name_sources", 1), config_path)
     if check_files:
@@ -228,6 +221,30 @@ def _lexicon(
         min_name_sources=spec.get("min_name_sources", 1),
         priority=spec.get("priority", 0),
     )
+
+
+def source_of(entry: dict[str, Any], where: str) -> Source:
+    """A source of the configuration, its defaults resolved: a spell-checker list (``CLEANED``)
+    of role add or confirm is cleaned, any other list taken whole (its capitals folded too)."""
+    role = entry.get("role", "add")
+    clean = entry.get("clean", entry["format"] in CLEANED and role in ("add", "confirm"))
+    cased = CASE_SENSITIVE[entry["format"]] and (clean or role not in CLEANABLE_ROLES)
+    source = Source(
+        format=entry["format"],
+        path=Path(entry["path"]),
+        encoding=entry.get("encoding"),
+        case_sensitive=entry.get("case_sensitive", cased),
+        role=role,
+        name=entry.get("name"),
+        tags=tuple(entry.get("tags", ())),
+        clean=clean,
+    )
+    if "clean" in entry and role not in CLEANABLE_ROLES:
+        raise UserError(
+            f"{where}: source {source.id}: clean is for sources whose words count "
+            f"(roles {', '.join(CLEANABLE_ROLES)}), not {role}"
+        )
+    return source
 
 
 def _check_composition(

@@ -13,8 +13,8 @@ a dimension does not apply), the count in ``value``. Metrics: ``word_length``,
 ``anagram_class_size``, per source ``read`` / ``kept`` / ``words``, ``rejected`` and ``removed``
 by reason, ``example`` (a rejected entry or removed word of a reason, ``value`` its rank),
 ``source_length`` and ``only_source`` (lexicon words of a length held by the source, by it
-alone), ``overlap`` (lexicon words held by both ``source`` and ``other_source``). The README's
-Artifacts section documents every column.
+alone), ``overlap`` (lexicon words held by both ``source`` and ``other_source``). docs/artifacts.md
+documents every column.
 
 Last, the lexicon's ``manifest.json`` (``pipeline.manifest``), of the compile step's artifacts
 (``--artifacts``, certified against ``--records``) and these.

@@ -6,10 +6,17 @@ and those of ``add`` sources held by at least ``min_sources`` sources and, when 
 it holds, and ``deny`` sources remove theirs. Last, where the lexicon has ``names`` sources,
 ``find_names`` removes the proper nouns they name (``named``).
 
+A source's entries go through the junk rules (capitals mark names and abbreviations; the
+language's shape rules, ``lexforge.classify``) only when it is ``clean``
+(``pipeline.config.source_of``: by default a spell-checker list of role add or confirm); any
+other list, a game list, is taken whole: folded, refused only an entry its language cannot
+spell (a character outside the alphabet: apostrophe, hyphen, digit… as ``reject`` says; a
+length outside the bounds).
+
 Writes ``words.tsv`` (``WORD<TAB>sources-bitmask``, sorted by code point; bit i = i-th source
-of the lexicon) and ``sources.json`` (per source: files and hashes, entries read, words kept,
-rejections at normalization by reason, words the composition removed by reason, and the first
-few rejected entries or removed words of each reason in sorted order).
+of the lexicon) and ``sources.json`` (per source: files and hashes, whether it was cleaned,
+entries read, words kept, rejections at normalization by reason, words the composition removed
+by reason, and the first few rejected entries or removed words of each reason in sorted order).
 
     python -m pipeline.words --config config/config.yaml --lexicon fr \
         --words build/work/fr/words.tsv --sources build/work/fr/sources.json
@@ -66,7 +73,7 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[set[str]], list[di
             spec.language,
             source.case_sensitive or source.role == "names",
             reject,
-            classify=source.role not in ("deny", "names"),
+            classify=source.clean,
             track_case=naming,
         )
         pruned: Counter[frozenset[str]] = Counter()
@@ -94,6 +101,7 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[set[str]], list[di
             {
                 "id": source.id,
                 "role": source.role,
+                "clean": source.clean,
                 "format": source.format,
                 "path": str(source.path),
                 "files": {str(p): sha256_file(p) for p in source.files()},

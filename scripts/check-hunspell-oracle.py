@@ -21,7 +21,7 @@ For each shipped dictionary (``raw/<lang>/hunspell/*.dic``):
   still accepts, and not as another case of one of the reader's forms (``Abbinde`` for
   ``abbinde``), are reported as missed.
 
-Prints a short summary per language (the README quotes them). Exit status: 0 if every form of
+Prints a short summary per language (docs/languages.md quotes them). Exit status: 0 if every form of
 the reader is accepted and none is missed, 1 otherwise, 2 if a binary is missing.
 """
 

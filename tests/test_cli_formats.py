@@ -396,31 +396,6 @@ def test_fish_completes_commands_options_values_and_lexicons(build_dir, tmp_path
     assert "README.md" in complete("lexforge boggle README")
 
 
-def readme_examples() -> list[str]:
-    """The ``$ lexforge …`` lines of the README's "Using the solver" section."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Using the solver", 1)[1].split("\n## ", 1)[0]
-    return [
-        line[2:].split("  #", 1)[0].strip()
-        for line in section.splitlines()
-        if line.startswith("$ lexforge")
-    ]
-
-
-def test_every_readme_example_runs(build_dir):
-    examples = readme_examples()
-    assert len(examples) >= 12
-    for example in examples:
-        done = subprocess.run(
-            ["bash", "-o", "pipefail", "-c", example],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env={"PATH": f"{Path(LEXFORGE).parent}:/usr/bin:/bin"},
-        )
-        assert done.returncode == 0 and done.stdout, (example, done.stderr)
-
-
 def test_ruzzle_rows_are_the_solver_s(build_dir):
     en = lexicon("en")
     (board,) = parse_grids(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 
@@ -140,6 +141,25 @@ def test_same_seed_same_record_bytes_and_the_record_replays(code, seed):
     position = gcg.replay(record, lexicon.language, scrabble.load_layout(None))
     assert gcg.format_record(record) == first  # write → read → write: the same file
     assert list(position.scores) == [e.cumulative for e in last_per_player(record)]
+    assert position.over and not position.warnings  # each rack holds the tiles kept before
+
+
+def test_spanish_records_bracket_multi_letter_tiles_in_words_too():
+    """One convention, wolges's: [CH] [LL] [RR] (a blank: [ch]) in racks and words alike."""
+    lexicon = small_lexicon("es-scrabble")
+    language = lexicon.language
+    words = []
+    for seed in range(6):
+        record = play_game(lexicon, greedy_pair(), seed).record
+        words += [e.word for e in record.events if e.kind == gcg.PLAY]
+        text = gcg.format_record(record)
+        position = gcg.replay(gcg.parse_record(text), language, scrabble.load_layout(None))
+        assert position.over and not position.warnings
+    bracketed = [w for w in words if "[" in w]
+    assert bracketed, "no game placed a multi-letter tile"
+    for word in words:
+        plain = re.sub(r"\[(CH|LL|RR|ch|ll|rr)\]", "", word)
+        assert "[" not in plain and not re.search("CH|LL|RR", plain, re.IGNORECASE), word
 
 
 def last_per_player(record: gcg.Record) -> list[gcg.Event]:

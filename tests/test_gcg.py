@@ -164,6 +164,7 @@ def test_gcg_on_the_command_line(build_dir, tmp_path):
         "rack": "DFGINPS",
         "scores": [66, 139],
         "played": "K3 DIF 29",
+        "over": False,
     }
     assert data["moves"] == len(data["results"]) > 0
     text = run("scrabble", "--gcg", game, "--turn", "5", "--lexicon", "en", "--top", "1").stdout
@@ -177,8 +178,64 @@ def test_gcg_on_the_command_line(build_dir, tmp_path):
     fails_in_one_line(
         run("scrabble", "--gcg", game, "--turn", "99", "--lexicon", "en"), "turns 1 to 23"
     )
-    fails_in_one_line(run("scrabble", "--gcg", game, "--lexicon", "en"), "give --rack")
+    over = run("scrabble", "--gcg", game, "--lexicon", "en", "--json")  # a finished game
+    assert over.returncode == 0 and not over.stderr, over.stderr
+    data = json.loads(over.stdout)
+    assert data["results"] == [] and data["gcg"]["scores"] == list(FINAL["boys1.gcg"])
+    assert data["gcg"]["over"] is True
+    text = run("scrabble", "--gcg", game, "--lexicon", "en").stdout
+    assert text == "# game over after turn 22 (scores 433–443)\n"
+    unfinished = tmp_path / "unfinished.gcg"
+    unfinished.write_text(BASE + ">a: AB 8H AB +8 8\n")
+    fails_in_one_line(run("scrabble", "--gcg", str(unfinished), "--lexicon", "en"), "give --rack")
     fails_in_one_line(
         run("scrabble", "-", "--gcg", game, "--lexicon", "en"), "give no BOARD argument"
     )
     fails_in_one_line(run("scrabble", "--turn", "3", "--rack", "AB", "--lexicon", "en"), "--gcg")
+
+
+def with_rack(path: Path, turn: int, rack: str) -> str:
+    """The record at ``path`` with the rack of its ``turn``-th turn (from 1) replaced."""
+    lines, seen = path.read_text().splitlines(keepends=True), 0
+    for i, line in enumerate(lines):
+        if line.startswith(">") and not re.match(r">\S+:\s+\(", line) and "(challenge)" not in line:
+            seen += 1
+            if seen == turn:
+                nick, rest = line.split(":", 1)
+                lines[i] = f"{nick}: {rack} {rest.split(maxsplit=1)[1]}"
+                break
+    return "".join(lines)
+
+
+def test_a_rack_that_gains_a_tile_the_set_no_longer_holds_is_refused():
+    """boys1: the Z (MEZE, turn 9) and the Q (QUEY, turn 18) are on the board; a rack that holds
+    another one later cannot be dealt from the English set (one Z, one Q)."""
+    record = read(FIXTURES / "boys1.gcg")
+    turns = [record.events[i] for i in record.turns()]
+    played = "".join(e.word for e in turns[:20] if e.kind == gcg.PLAY).upper()
+    assert "Z" in played and "Q" in played  # the fixture holds what the test needs
+    later = turns[20]
+    forged = later.rack[:-1] + "Z"
+    text = with_rack(FIXTURES / "boys1.gcg", 21, forged)
+    with pytest.raises(
+        UserError, match=r"line \d+: rack ACEILOZ and the board hold 2 Z, the English set has 1"
+    ):
+        gcg.replay(gcg.parse_record(text, "f.gcg"), EN, LAYOUT, source="f.gcg")
+    eight = with_rack(FIXTURES / "boys1.gcg", 21, later.rack + "E")
+    with pytest.raises(UserError, match="holds 8 tiles, a rack holds 7"):
+        gcg.replay(gcg.parse_record(eight, "f.gcg"), EN, LAYOUT, source="f.gcg")
+
+
+def test_a_rack_that_loses_a_kept_tile_is_a_warning():
+    """Racks only gain tiles: capp.gcg, typed at the WSC, has two racks lacking a tile kept
+    the turn before (lines 18 and 20); the computer-kept boys records have none."""
+    capp = gcg.replay(read(FIXTURES / "capp.gcg"), EN, LAYOUT, source="capp.gcg")
+    assert capp.warnings == (
+        "capp.gcg: line 18: rack NOOPRRU lacks U, which the player kept after line 16",
+        "capp.gcg: line 20: rack EEMORSU lacks R, which the player kept after line 18",
+    )
+    for name in ("boys1.gcg", "boys2.gcg"):
+        assert gcg.replay(read(FIXTURES / name), EN, LAYOUT).warnings == ()
+    done = run("scrabble", "--gcg", str(FIXTURES / "capp.gcg"), "--lexicon", "en")
+    assert done.returncode == 0
+    assert done.stderr.count("lexforge scrabble: warning: ") == 2

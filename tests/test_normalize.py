@@ -192,7 +192,7 @@ def test_the_compiled_plain_path_equals_normalizing_entry_by_entry(lexicon):
         options = {  # as the words step sets them
             "case_sensitive": source.case_sensitive or names,
             "reject": {**spec.reject, "proper_nouns": False} if names else spec.reject,
-            "classify": source.role not in ("deny", "names"),
+            "classify": source.clean,
         }
         if source.tags:
             forms = read_hunspell_forms(source.path, frozenset(source.tags))

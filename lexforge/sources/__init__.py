@@ -14,3 +14,7 @@ CASE_SENSITIVE = {
     "hunspell": True,
     "curation": False,
 }
+#: Spell-checker formats: their lists hold abbreviations, symbols, numerals and names, which
+#: the junk rules remove (capitals, and the language's shape rules, ``lexforge.classify``). A
+#: list of another format, a game list, is taken whole (only folded) unless asked to be cleaned.
+CLEANED = frozenset({"dict", "aspell", "hunspell"})

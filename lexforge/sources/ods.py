@@ -1,7 +1,7 @@
 """Reader for the French Scrabble list (ODS, "L'Officiel du Scrabble") and any plain word list.
 
 One word per line, upper or lower case, LF or CRLF, optional UTF-8 BOM. The ODS is not
-redistributable: point config/config.yaml at your own copy (see the README).
+redistributable: point config/config.yaml at your own copy (see docs/lexicons.md).
 """
 
 from collections.abc import Iterator

@@ -1,0 +1,77 @@
+"""Strength of the Scrabble players by self-play: two players, seats alternating, seeded games.
+
+Players (lexforge.players): ``greedy``, ``equity`` (leave values, the endgame searched),
+``equity-static`` (the equity player without the endgame search: the best score once the bag
+is empty, as before the search existed) and ``simulation`` (``--samples`` per turn). Prints each
+player's wins with the 95 % Wilson interval, mean score and spread, and the time per game.
+
+    python bench/bench_players.py --lexicon en --leaves build/leaves/en/leaves.json \
+        --players simulation,equity --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from lexforge.game import play_game, wilson
+from lexforge.leaves import LeaveTable, load_leaves
+from lexforge.lexicon import Lexicon
+from lexforge.players import Equity, Greedy, Simulation
+
+
+def make(kind: str, leaves, samples: int):
+    if kind == "greedy":
+        return Greedy(kind)
+    if kind == "equity":
+        return Equity(kind, leaves)
+    if kind == "equity-static":
+        return Equity(kind, leaves, endgame_positions=0)
+    if kind == "simulation":
+        return Simulation(kind, leaves, seconds=None, iterations=samples)
+    raise SystemExit(f"bench_players: unknown player {kind!r}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lexicon", default="en")
+    parser.add_argument("--leaves", help="leave values (default: none, every leave 0)")
+    parser.add_argument("--players", default="simulation,equity", help="two kinds, comma-separated")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--samples", type=int, default=24, help="simulation samples a turn")
+    args = parser.parse_args()
+    lexicon = Lexicon.open(args.lexicon)
+    leaves = load_leaves(args.leaves) if args.leaves else LeaveTable({})
+    kinds = args.players.split(",")
+    if len(kinds) != 2 or kinds[0] == kinds[1]:
+        raise SystemExit("bench_players: --players takes two different kinds")
+    wins, scores, spreads, times = [0.0, 0.0], [[], []], [], []
+    for i in range(args.games):
+        seats = [0, 1] if i % 2 == 0 else [1, 0]  # seats[k]: the player moving k-th
+        players = [make(kinds[s], leaves, args.samples) for s in seats]
+        start = time.perf_counter()
+        result = play_game(lexicon, players, args.seed + i)
+        times.append(time.perf_counter() - start)
+        by_kind = {seats[k]: result.scores[k] for k in range(2)}
+        for s in (0, 1):
+            scores[s].append(by_kind[s])
+        spreads.append(by_kind[0] - by_kind[1])
+        winners = result.winners()
+        for k in winners:
+            wins[seats[k]] += 1 / len(winners)
+        if (i + 1) % 10 == 0 or i + 1 == args.games:
+            low, high = wilson(wins[0], i + 1)
+            print(
+                f"{i + 1} games: {kinds[0]} {wins[0]:g} wins ({wins[0] / (i + 1):.1%}, 95 % "
+                f"{low:.1%}–{high:.1%}), mean spread {statistics.mean(spreads):+.1f}",
+                flush=True,
+            )
+    for s in (0, 1):
+        print(f"{kinds[s]}: mean score {statistics.mean(scores[s]):.1f}")
+    print(f"time per game: median {statistics.median(times):.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Scrabble endgames (lexforge.endgame) against plain minimax (lexforge.reference), on a real
+game's board: the same value for every pair of small racks, lines that replay to that value,
+the end rules (play-out bonus, six scoreless turns), and budgets."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from lexforge import endgame, gcg, reference, scrabble
+from lexforge.game import play_game
+from lexforge.leaves import LeaveTable
+from lexforge.lexicon import Lexicon
+from lexforge.players import Equity, Greedy, unseen
+from lexforge.plays import Pass, placed_tiles, rack_after
+
+GAME = Path(__file__).parent / "fixtures" / "gcg" / "boys1.gcg"
+LETTERS = "AAEEIOURSTLNDGBCMPHKWYZQ?"
+
+
+@pytest.fixture(scope="module")
+def position(build_dir: Path) -> tuple[Lexicon, scrabble.Board]:
+    """``en`` and the board of a real game before its turn 20 (Quackle vs. David Boys)."""
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    record = gcg.parse_record(GAME.read_text(), GAME.name)
+    board = gcg.replay(record, lexicon.language, scrabble.load_layout(None), 20).board
+    return lexicon, board
+
+
+def replayed(lexicon: Lexicon, board: scrabble.Board, rack: str, other: str, line) -> int:
+    """The spread the line yields for the first mover, by the game's rules, when it ends the
+    game (a rack played out, or six scoreless turns)."""
+    points = {0: 0, 1: 0}
+    racks, streak = [rack, other], 0
+    for turn_number, turn in enumerate(line):
+        mover = turn_number % 2
+        score = 0 if isinstance(turn, Pass) else turn.score
+        if not isinstance(turn, Pass):
+            assert turn in scrabble.find_moves(lexicon, board, racks[mover])  # legal
+            racks[mover] = rack_after(racks[mover], placed_tiles(turn.placed))
+            board = scrabble.play(board, turn)
+        points[mover] += score
+        streak = 0 if score else streak + 1
+        if not racks[mover]:
+            bonus = endgame.rack_points(racks[1 - mover], lexicon.language)
+            points[mover] += 2 * bonus
+            break
+        if streak >= endgame.SCORELESS_TURNS:
+            for seat in (0, 1):
+                points[seat] -= endgame.rack_points(racks[seat], lexicon.language)
+            break
+    else:
+        raise AssertionError("the line does not end the game")
+    return points[0] - points[1]
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [(1, 1), (1, 2), (2, 1), pytest.param(1, 3, marks=pytest.mark.slow)],  # minimax: 20 s
+)
+def test_the_solver_equals_plain_minimax_on_small_endgames(position, mine, theirs):
+    lexicon, board = position
+    rng = random.Random(mine * 10 + theirs)
+    for _ in range(4):
+        rack = "".join(sorted(rng.choice(LETTERS) for _ in range(mine)))
+        other = "".join(sorted(rng.choice(LETTERS) for _ in range(theirs)))
+        solved = endgame.solve(lexicon, board, rack, other)
+        assert solved.exact
+        assert solved.spread == reference.endgame_value(lexicon, board, rack, other), (rack, other)
+        assert replayed(lexicon, board, rack, other, solved.line) == solved.spread
+
+
+def test_two_tiles_each_with_a_blank(position):
+    lexicon, board = position
+    solved = endgame.solve(lexicon, board, "AA", "AZ")
+    assert solved.exact and solved.spread == reference.endgame_value(lexicon, board, "AA", "AZ")
+    assert replayed(lexicon, board, "AA", "AZ", solved.line) == solved.spread
+
+
+def test_a_stuck_rack_passes_and_six_scoreless_turns_end_the_game(position):
+    """Neither J nor V plays on this board: the mover passes; with five scoreless turns
+    behind, that pass ends the game, each player losing their rack's value."""
+    lexicon, board = position
+    assert not scrabble.find_moves(lexicon, board, "J") and not scrabble.find_moves(
+        lexicon, board, "V"
+    )
+    solved = endgame.solve(lexicon, board, "J", "V", scoreless=5)
+    j, v = (endgame.rack_points(r, lexicon.language) for r in ("J", "V"))
+    assert solved.exact and solved.line == (Pass(),) and solved.spread == v - j == -4
+    assert solved.spread == reference.endgame_value(lexicon, board, "J", "V", 5)
+    # With no scoreless turn behind, the pair passes six times all the same.
+    assert endgame.solve(lexicon, board, "J", "V").line == (Pass(),) * 6
+
+
+def test_a_budget_stops_the_search_with_its_best_line_and_says_so(position):
+    lexicon, board = position
+    rack, other = "ACDELOR", "AEIOSTU"
+    first = endgame.solve(lexicon, board, rack, other, max_positions=400)
+    again = endgame.solve(lexicon, board, rack, other, max_positions=400)
+    assert not first.exact and first.line and first == again  # a position budget: deterministic
+    assert first.line[0] in scrabble.find_moves(lexicon, board, rack)
+    timed = endgame.solve(lexicon, board, rack, other, seconds=0.2)
+    assert not timed.exact and timed.line
+
+
+class _Found(Exception):
+    pass
+
+
+def test_the_equity_player_reads_the_opponents_rack_and_plays_the_endgame_line(build_dir):
+    """In self-play endgames, the tiles a player has not seen are exactly the opponent's rack,
+    and the equity player plays the first turn of the endgame's line."""
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    found: list[tuple] = []
+
+    def on_turn(event, game) -> None:
+        if not game.bag and all(game.racks):
+            mover = (event.player + 1) % 2
+            found.append((game.view(mover), game.racks[1 - mover]))
+            raise _Found
+
+    for seed in (0, 1):
+        found.clear()
+        with pytest.raises(_Found):
+            play_game(lexicon, [Greedy("one"), Greedy("two")], seed, on_turn=on_turn)
+        view, other = found[0]
+        assert unseen(view) == other
+        player = Equity("e", LeaveTable({}))
+        solved = endgame.solve(
+            lexicon, view.board, view.rack, other, max_positions=player.endgame_positions
+        )
+        assert player.choose(view) == solved.line[0]
