@@ -56,8 +56,9 @@ def load_lexicon(args: argparse.Namespace) -> Lexicon:
             print(f"{prefix}: {message}", file=sys.stderr, flush=True)
 
         path = Path(args.wordlist)
+        progress = sys.stderr.isatty()  # notes for a person watching, not for logs and pipes
         return lexicon_from_wordlist(
-            path, args.list_format, args.language, args.clean, args.encoding, say
+            path, args.list_format, args.language, args.clean, args.encoding, say, progress
         )
     return Lexicon.open(lexicon_name(args))
 

@@ -60,13 +60,14 @@ def lexicon_from_wordlist(
     clean: bool | None = None,
     encoding: str | None = None,
     say: Callable[[str], None] | None = None,
+    progress: bool = False,
 ) -> Lexicon:
     """The lexicon of ``path`` read as ``fmt`` (in ``encoding``, UTF-8 by default) with the
     language's rules, cleaned if ``clean`` (None: if ``fmt`` is a spell-checker format), from
     the cache (built there on first use). A compile that is long (a list of ANNOUNCE_BYTES, or
-    one taking ANNOUNCE_AFTER seconds) is told to ``say`` (default: a ``lexforge:`` line on
-    stderr): what it does, where it caches, and when done, the cache's size; so are the
-    entries left out."""
+    one taking ANNOUNCE_AFTER seconds) is told to ``say`` with ``progress`` (default: a
+    ``lexforge:`` line on stderr): what it does, where it caches, and when done, the cache's
+    size. The entries left out are told in any case."""
     from lexforge.sources import CLEANED
 
     if say is None:
@@ -77,7 +78,7 @@ def lexicon_from_wordlist(
     language_file = find_language(language_spec)
     folder = cache_dir() / f"wordlist-{cache_key(path, fmt, language_file, clean, encoding)}"
     if not (folder / MANIFEST).is_file():  # only now is the language file parsed and validated
-        with announced(path, folder, say):
+        with announced(path, folder, say if progress else None):
             data = load_language_data(language_file)
             language = Language.from_dict(data)
             language_text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"

@@ -476,15 +476,47 @@ def test_long_wordlist_compile_says_what_and_where(tmp_path, monkeypatch, big):
     words = tmp_path / "words.txt"
     words.write_text("CHAT\nCHIEN\n")
     said: list[str] = []
-    lexicon = wordlist.lexicon_from_wordlist(words, "ods", "fr", say=said.append)
+    lexicon = wordlist.lexicon_from_wordlist(words, "ods", "fr", say=said.append, progress=True)
     assert "CHAT" in lexicon and len(said) == 2, said
     (folder,) = (tmp_path / "cache").glob("wordlist-*")
     assert said[0].startswith("compiling words.txt (0.0 MB)") and str(folder) in said[0]
     assert said[1].startswith("compiled words.txt in ") and "MB cached in" in said[1]
     assert "rm -r" in said[1]
     said.clear()
-    wordlist.lexicon_from_wordlist(words, "ods", "fr", say=said.append)
+    wordlist.lexicon_from_wordlist(words, "ods", "fr", say=said.append, progress=True)
     assert said == []  # read from the cache: nothing to say
+
+
+def test_long_wordlist_compile_is_told_on_a_terminal(build_dir, tmp_path):
+    """A list over ANNOUNCE_BYTES, from the command: the notes go to a terminal's stderr (a
+    pseudo-terminal here), not to a pipe (scripts and logs get the answer alone)."""
+    import pty
+
+    from lexforge.wordlist import ANNOUNCE_BYTES
+
+    big = tmp_path / "big.txt"
+    with open(build_dir / "it" / "words.txt", "rb") as words:
+        big.write_bytes(words.read(ANNOUNCE_BYTES + 1000).rsplit(b"\n", 1)[0] + b"\n")
+    word = big.read_text().split("\n", 1)[0]
+    command = [LEXFORGE, "anagram", word, "-d", str(big), "--language", "it"]
+    environment = {**os.environ, "LEXFORGE_CACHE": str(tmp_path / "piped")}
+    piped = subprocess.run(command, capture_output=True, text=True, env=environment)
+    assert piped.returncode == 0 and piped.stderr == "" and word in piped.stdout.split()
+    main, terminal = pty.openpty()
+    environment["LEXFORGE_CACHE"] = str(tmp_path / "seen")
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=terminal, env=environment)
+    os.close(terminal)
+    told = b""
+    while select.select([main], [], [], 0.5)[0]:
+        try:
+            told += os.read(main, 4096)
+        except OSError:
+            break
+    os.close(main)
+    lines = told.decode().splitlines()
+    assert done.returncode == 0 and len(lines) == 2, told
+    assert lines[0].startswith("lexforge anagram: compiling big.txt (1.0 MB) into the word-list")
+    assert str(tmp_path / "seen") in lines[0] and "MB cached in" in lines[1]
 
 
 def test_quick_wordlist_compile_says_nothing(tmp_path):
