@@ -776,12 +776,13 @@ def cmd_serve(args: argparse.Namespace) -> None:
         import uvicorn  # noqa: F401
     except ImportError:
         raise UserError("needs the serve extra: pip install 'lexforge[serve]'") from None
-    from lexforge.serve.app import create_app
+    from lexforge.serve.app import create_app, local_hosts
     from lexforge.serve.server import listen, run
 
     app = create_app(args.lexicon, cors=args.cors, time_budget=args.time_budget)
     sock = listen(args.host, args.port, workers=args.workers)
     port = sock.getsockname()[1]
+    app.state.hosts = local_hosts(args.host, port)
     names = ", ".join(app.state.served)
     workers = f", {args.workers} processes" if args.workers > 1 else ""
     print(
@@ -1452,7 +1453,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         type=seconds,
         default=5.0,
         metavar="SECONDS",
-        help="longest a query may run before the answer is 503 (default: 5)",
+        help="longest a query may run: past it, it is stopped and answered 503 (default: 5)",
     )
     sub.add_argument(
         "--workers",

@@ -308,8 +308,10 @@ class Language:
             if token[1:-1] in symbols:
                 return symbols[token[1:-1]]
             known = " ".join(f"[{tile}]" for tile in self.tile_symbols) or "none"
+            article = "an" if self.name[:1] in "AEIOU" else "a"
             raise UserError(
-                f"{excerpt(token)} is not a {self.name} tile (tiles of several letters: {known})"
+                f"{excerpt(token)} is not {article} {self.name} tile "
+                f"(tiles of several letters: {known})"
             )
 
         return self._tile_pattern.sub(symbol, text)
