@@ -46,6 +46,8 @@ cdef class PhraseSearch:
     cdef int32_t* left  # letters remaining before each depth's key
     cdef int32_t* next_key  # next key to try at each depth
     cdef int32_t* chosen
+    cdef int32_t* table  # open addressing: packed counts → key index + 1 (0: empty slot)
+    cdef uint64_t table_mask
     cdef Py_ssize_t depth
 
     def __cinit__(
@@ -136,6 +138,18 @@ cdef class PhraseSearch:
         self.next_key[0] = 0
         self.depth = 0
         # (an exact search for more keys than letters has nothing to find)
+        self.table_mask = 1
+        while self.table_mask < 2 * self.n_keys + 2:
+            self.table_mask <<= 1
+        self.table = <int32_t*>calloc(self.table_mask, sizeof(int32_t))
+        if not self.table:
+            raise MemoryError()
+        self.table_mask -= 1
+        for k in range(self.n_keys):  # (distinct keys: distinct letter counts)
+            i = hash_counts(self.keys + k * w, self.guard, w) & self.table_mask
+            while self.table[i]:
+                i = (i + 1) & self.table_mask
+            self.table[i] = k + 1
         self.done = self.n_keys == 0 or (exact and max_words > self.phrase_length)
 
     def __dealloc__(self):
@@ -147,6 +161,7 @@ cdef class PhraseSearch:
         free(self.left)
         free(self.next_key)
         free(self.chosen)
+        free(self.table)
 
     def next_batch(self, Py_ssize_t limit, Py_ssize_t steps=1 << 20):
         """Up to ``limit`` more phrases, each a tuple of key indices (non-decreasing), found in
@@ -172,11 +187,28 @@ cdef class PhraseSearch:
             free(out)
         return found
 
+    cdef Py_ssize_t key_of(self, const uint64_t* rem) noexcept nogil:
+        """The key whose letter counts are the counts left in ``rem`` (guard bits set), or -1."""
+        cdef Py_ssize_t w = self.n_words64, i, k
+        cdef uint64_t slot = hash_counts(rem, self.guard, w) & self.table_mask
+        cdef bint same
+        while self.table[slot]:
+            k = self.table[slot] - 1
+            same = True
+            for i in range(w):
+                if self.keys[k * w + i] != rem[i] & ~self.guard[i]:
+                    same = False
+                    break
+            if same:
+                return k
+            slot = (slot + 1) & self.table_mask
+        return -1
+
     cdef Py_ssize_t search(self, int32_t* out, Py_ssize_t limit, Py_ssize_t steps) noexcept nogil:
         """Carry the depth-first search on until ``limit`` phrases are written into ``out``
         (rows of ``max_words + 1``: the word count, then the keys), ``steps`` steps are taken
         or the search ends."""
-        cdef Py_ssize_t w = self.n_words64, n_out = 0, d = self.depth, i, words_left, need
+        cdef Py_ssize_t w = self.n_words64, n_out = 0, d = self.depth, i, k, words_left, need
         cdef int64_t j, length, n_left
         cdef uint64_t* rem
         cdef uint64_t* nxt
@@ -195,25 +227,35 @@ cdef class PhraseSearch:
                 j = self.n_keys
             elif need:
                 j = max(j, self.first_fit[n_left - need])
-            while j < self.n_keys:
-                if steps == 0:  # resumed at depth d, key j: letters left, remaining kept
-                    self.next_key[d] = j
-                    self.depth = d
-                    return n_out
-                steps -= 1
-                length = self.lengths[j]
-                if length * words_left < n_left:
-                    j = self.n_keys  # later keys are no longer: the words left cannot fill it
-                    break
-                key = self.keys + j * w
-                fits = True
-                for i in range(w):
-                    if (rem[i] - key[i]) & self.guard[i] != self.guard[i]:
-                        fits = False
+            if words_left == 1 and j < self.n_keys:
+                # One word left: the key of exactly the letters left, looked up, not scanned.
+                if steps:
+                    steps -= 1
+                k = self.key_of(rem)
+                j = k if k >= j else self.n_keys
+                if j < self.n_keys:
+                    length = self.lengths[j]
+                    key = self.keys + j * w
+            else:
+                while j < self.n_keys:
+                    if steps == 0:  # resumed at depth d, key j: letters left, remaining kept
+                        self.next_key[d] = j
+                        self.depth = d
+                        return n_out
+                    steps -= 1
+                    length = self.lengths[j]
+                    if length * words_left < n_left:
+                        j = self.n_keys  # later keys are no longer: the words left cannot fill it
                         break
-                if fits:
-                    break
-                j += 1
+                    key = self.keys + j * w
+                    fits = True
+                    for i in range(w):
+                        if (rem[i] - key[i]) & self.guard[i] != self.guard[i]:
+                            fits = False
+                            break
+                    if fits:
+                        break
+                    j += 1
             if j >= self.n_keys:
                 d -= 1
                 continue
@@ -253,6 +295,17 @@ cdef class PhraseSearch:
         self.done = True
         self.depth = -1
         return n_out
+
+
+cdef inline uint64_t hash_counts(
+    const uint64_t* counts, const uint64_t* guard, Py_ssize_t w
+) noexcept nogil:
+    """A hash of packed letter counts (their value bits: guard bits are left out)."""
+    cdef uint64_t h = 0xCBF29CE484222325ULL  # FNV-1a, a word at a time
+    cdef Py_ssize_t i
+    for i in range(w):
+        h = (h ^ (counts[i] & ~guard[i])) * 0x100000001B3ULL
+    return h ^ (h >> 29)
 
 
 cdef inline uint64_t present(uint64_t counts, uint64_t values, uint64_t guard) noexcept nogil:

@@ -613,3 +613,24 @@ def test_pattern_answers_within_a_second_on_the_largest_lexicon(build_dir):
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     assert done.returncode == 0 and done.stdout.count("\n") > 600_000
     assert cpu < 1.0, cpu
+
+
+def test_phrase_search_in_small_steps_finds_the_same_phrases(build_dir):
+    """The compiled search paused every few steps (to let Ctrl-C and the clock in) and resumed
+    gives the same phrases in the same order as in one go, with fewer than asked (even none)
+    per call."""
+    from lexforge.phrase import _candidate_keys, _search, phrase_letters
+
+    en = Lexicon.open(build_dir / "en")
+    letters = phrase_letters("william shakespeare", en)
+    keys = _candidate_keys(en, letters, 2, len(letters))
+    for count, exact in ((3, False), (2, True), (3, True)):
+        whole, search = [], _search(letters, keys, count, exact=exact)
+        while not search.done:
+            whole += search.next_batch(10**6)
+        stepped, empty, search = [], 0, _search(letters, keys, count, exact=exact)
+        while not search.done:
+            batch = search.next_batch(7, steps=3)
+            stepped += batch
+            empty += not batch
+        assert stepped == whole and whole and empty > 0, (count, exact)
