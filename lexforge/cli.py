@@ -1493,15 +1493,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "install",
         "check a lexicon bundle and install it",
         "Check a lexicon bundle (BUNDLE.tar.gz, as 'snakemake dist' makes) against its "
-        "SHA256SUMS and its manifest, and install it into the data dir, where --lexicon finds "
-        "it by name.",
+        "SHA256SUMS (or --sha256) and its manifest, and install it into the data dir, where "
+        "--lexicon finds it by name; a bundle that cannot be checked is refused unless "
+        "--skip-sha256.",
     )
     sub.add_argument("bundle", metavar="BUNDLE.tar.gz", help="the bundle file")
     sub.add_argument("--dir", metavar="D", help="install into D/<lexicon>/ (default: data dir)")
     sub.add_argument(
         "--sums", metavar="FILE", help="SHA256SUMS to check (default: the one beside the bundle)"
     )
-    sub.add_argument("--sha256", metavar="HEX", help="the bundle's sha256, to check instead")
+    sub.add_argument(
+        "--sha256",
+        metavar="HEX",
+        help="the bundle's sha256, to check instead (default: none: the SHA256SUMS)",
+    )
     sub.add_argument(
         "--skip-sha256",
         action="store_true",
