@@ -1,7 +1,7 @@
 """Crossword patterns on the largest lexicon, lexforge against grep: prints figures, asserts
 nothing.
 
-    .venv/bin/python bench/bench_pattern.py [--lexicon it] [--runs 5] [--lexforge PATH]
+    .venv/bin/python bench/bench_pattern.py [--lexicon NAME] [--runs 5] [--lexforge PATH]
 
 Each pattern runs as a user runs it, one process per query (process start included), output
 to a pipe that is read and dropped: ``lexforge pattern P --lexicon NAME`` and ``grep -c`` with
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from lexforge.paths import find_lexicon_dir
+from lexforge.paths import find_lexicon_dir, list_lexicons
 
 LEXFORGE = str(Path(sys.executable).with_name("lexforge"))
 #: Patterns with at least one fixed letter: a scan of every word for most of them.
@@ -48,10 +48,13 @@ def as_regex(pattern: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lexicon", default="it")
+    parser.add_argument("--lexicon", help="default: the largest on the search path")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--lexforge", default=LEXFORGE, help="the lexforge command to time")
     args = parser.parse_args()
+    if args.lexicon is None:
+        largest = max(list_lexicons(), key=lambda found: (found.path / "words.txt").stat().st_size)
+        args.lexicon = largest.name
     words = find_lexicon_dir(args.lexicon) / "words.txt"
     size = words.stat().st_size
     print(f"lexicon {args.lexicon}: {words} ({size / 1e6:.1f} MB), median of {args.runs} runs")
