@@ -1,9 +1,9 @@
 """Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
-_phrase.pyx, _rack.pyx), normalization's plain path (_normalize.pyx), the letter codes of
-words (_letters.pyx), the anagram index (_anagramindex.pyx), the sort of words
-(_wordsort.pyx), words.tsv's lines (_wordstsv.pyx), aspell's compressed word lists
-(_prezip.pyx) and its suffix forms (_affixforms.pyx) with Cython; the rest of the
-project's metadata is in pyproject.toml."""
+_phrase.pyx, _rack.pyx), the crossword pattern scan (_pattern.pyx), normalization's plain
+path (_normalize.pyx), the letter codes of words (_letters.pyx), the anagram index
+(_anagramindex.pyx), the sort of words (_wordsort.pyx), words.tsv's lines (_wordstsv.pyx),
+aspell's compressed word lists (_prezip.pyx) and its suffix forms (_affixforms.pyx) with
+Cython; the rest of the project's metadata is in pyproject.toml."""
 
 import platform
 
@@ -31,6 +31,9 @@ NODECHECK = Extension(
 PHRASE = Extension(
     "lexforge._phrase", ["lexforge/_phrase.pyx"], extra_compile_args=["-O3", *POPCNT]
 )
+
+# Crossword patterns over words.txt: no numpy either.
+PATTERN = Extension("lexforge._pattern", ["lexforge/_pattern.pyx"], extra_compile_args=["-O3"])
 
 # The rack search: no numpy either.
 RACK = Extension("lexforge._rack", ["lexforge/_rack.pyx"], extra_compile_args=["-O3", *POPCNT])
@@ -69,6 +72,7 @@ setup(
             SCRABBLE,
             NODECHECK,
             PHRASE,
+            PATTERN,
             RACK,
             NORMALIZE,
             LETTERS,

@@ -31,7 +31,7 @@ CASES = [
     ("elephant", [], []),
     ("dormitory", [], []),
     ("paul martin", ["-c", "imp"], ["--contains", "imp"]),
-    ("anagram solver", ["-m", "3", "-l", "3"], ["--min-len", "3", "--words", "3"]),
+    ("anagram solver", ["-m", "3", "-l", "3"], ["--min-length", "3", "--words", "3"]),
     ("william shakespeare", ["-l", "3"], ["--words", "3"]),
     ("lexforge phrase", [], []),
 ]

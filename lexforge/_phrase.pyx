@@ -11,8 +11,10 @@ subtraction and a mask per word.
 
 The search is depth-first over the candidate keys in a fixed order (longest first), each
 phrase's keys taken in non-decreasing index order, so every multiset of keys is met once. It is
-resumable: ``next_batch`` returns up to a given number of phrases and carries on from there on
-the next call, so the caller streams results as they are found. Imports no numpy (a one-shot
+resumable: ``next_batch`` returns up to a given number of phrases, or fewer (none, even) once it
+has taken a given number of steps, and carries on from there on the next call: the caller
+streams results as they are found, and between calls Python runs its signal handlers (Ctrl-C)
+and checks its clock, however long the search goes without finding a phrase. Imports no numpy (a one-shot
 query would pay more for numpy's import than for the search).
 """
 
@@ -32,7 +34,8 @@ cdef class PhraseSearch:
     """
 
     cdef Py_ssize_t n_keys, n_words64, max_words, phrase_length, min_key_length
-    cdef bint exact, done
+    cdef bint exact
+    cdef readonly bint done  # the search is over: next_batch has nothing more to give
     cdef uint64_t guard[MAX_WORDS64]
     cdef uint64_t values[MAX_WORDS64]  # the value bits below each guard bit
     cdef uint64_t* keys  # n_keys × n_words64 packed counts
@@ -43,6 +46,8 @@ cdef class PhraseSearch:
     cdef int32_t* left  # letters remaining before each depth's key
     cdef int32_t* next_key  # next key to try at each depth
     cdef int32_t* chosen
+    cdef int32_t* table  # open addressing: packed counts → key index + 1 (0: empty slot)
+    cdef uint64_t table_mask
     cdef Py_ssize_t depth
 
     def __cinit__(
@@ -133,6 +138,18 @@ cdef class PhraseSearch:
         self.next_key[0] = 0
         self.depth = 0
         # (an exact search for more keys than letters has nothing to find)
+        self.table_mask = 1
+        while self.table_mask < 2 * self.n_keys + 2:
+            self.table_mask <<= 1
+        self.table = <int32_t*>calloc(self.table_mask, sizeof(int32_t))
+        if not self.table:
+            raise MemoryError()
+        self.table_mask -= 1
+        for k in range(self.n_keys):  # (distinct keys: distinct letter counts)
+            i = hash_counts(self.keys + k * w, self.guard, w) & self.table_mask
+            while self.table[i]:
+                i = (i + 1) & self.table_mask
+            self.table[i] = k + 1
         self.done = self.n_keys == 0 or (exact and max_words > self.phrase_length)
 
     def __dealloc__(self):
@@ -144,10 +161,13 @@ cdef class PhraseSearch:
         free(self.left)
         free(self.next_key)
         free(self.chosen)
+        free(self.table)
 
-    def next_batch(self, Py_ssize_t limit):
-        """Up to ``limit`` more phrases, each a tuple of key indices (non-decreasing); an empty
-        list when the search is over."""
+    def next_batch(self, Py_ssize_t limit, Py_ssize_t steps=1 << 20):
+        """Up to ``limit`` more phrases, each a tuple of key indices (non-decreasing), found in
+        at most ``steps`` steps of the search (a step tries one key; the default takes a few
+        milliseconds): fewer, or none, when the steps ran out first. ``done`` tells when
+        the search is over."""
         cdef list found = []
         cdef Py_ssize_t n, k, i
         cdef int32_t* out
@@ -159,7 +179,7 @@ cdef class PhraseSearch:
             raise MemoryError()
         try:
             with nogil:
-                n = self.search(out, limit)
+                n = self.search(out, limit, max(steps, 1))
             for k in range(n):
                 row = out + k * (self.max_words + 1)
                 found.append(tuple([row[1 + i] for i in range(row[0])]))
@@ -167,10 +187,28 @@ cdef class PhraseSearch:
             free(out)
         return found
 
-    cdef Py_ssize_t search(self, int32_t* out, Py_ssize_t limit) noexcept nogil:
+    cdef Py_ssize_t key_of(self, const uint64_t* rem) noexcept nogil:
+        """The key whose letter counts are the counts left in ``rem`` (guard bits set), or -1."""
+        cdef Py_ssize_t w = self.n_words64, i, k
+        cdef uint64_t slot = hash_counts(rem, self.guard, w) & self.table_mask
+        cdef bint same
+        while self.table[slot]:
+            k = self.table[slot] - 1
+            same = True
+            for i in range(w):
+                if self.keys[k * w + i] != rem[i] & ~self.guard[i]:
+                    same = False
+                    break
+            if same:
+                return k
+            slot = (slot + 1) & self.table_mask
+        return -1
+
+    cdef Py_ssize_t search(self, int32_t* out, Py_ssize_t limit, Py_ssize_t steps) noexcept nogil:
         """Carry the depth-first search on until ``limit`` phrases are written into ``out``
-        (rows of ``max_words + 1``: the word count, then the keys) or the search ends."""
-        cdef Py_ssize_t w = self.n_words64, n_out = 0, d = self.depth, i, words_left, need
+        (rows of ``max_words + 1``: the word count, then the keys), ``steps`` steps are taken
+        or the search ends."""
+        cdef Py_ssize_t w = self.n_words64, n_out = 0, d = self.depth, i, k, words_left, need
         cdef int64_t j, length, n_left
         cdef uint64_t* rem
         cdef uint64_t* nxt
@@ -189,20 +227,35 @@ cdef class PhraseSearch:
                 j = self.n_keys
             elif need:
                 j = max(j, self.first_fit[n_left - need])
-            while j < self.n_keys:
-                length = self.lengths[j]
-                if length * words_left < n_left:
-                    j = self.n_keys  # later keys are no longer: the words left cannot fill it
-                    break
-                key = self.keys + j * w
-                fits = True
-                for i in range(w):
-                    if (rem[i] - key[i]) & self.guard[i] != self.guard[i]:
-                        fits = False
+            if words_left == 1 and j < self.n_keys:
+                # One word left: the key of exactly the letters left, looked up, not scanned.
+                if steps:
+                    steps -= 1
+                k = self.key_of(rem)
+                j = k if k >= j else self.n_keys
+                if j < self.n_keys:
+                    length = self.lengths[j]
+                    key = self.keys + j * w
+            else:
+                while j < self.n_keys:
+                    if steps == 0:  # resumed at depth d, key j: letters left, remaining kept
+                        self.next_key[d] = j
+                        self.depth = d
+                        return n_out
+                    steps -= 1
+                    length = self.lengths[j]
+                    if length * words_left < n_left:
+                        j = self.n_keys  # later keys are no longer: the words left cannot fill it
                         break
-                if fits:
-                    break
-                j += 1
+                    key = self.keys + j * w
+                    fits = True
+                    for i in range(w):
+                        if (rem[i] - key[i]) & self.guard[i] != self.guard[i]:
+                            fits = False
+                            break
+                    if fits:
+                        break
+                    j += 1
             if j >= self.n_keys:
                 d -= 1
                 continue
@@ -242,6 +295,17 @@ cdef class PhraseSearch:
         self.done = True
         self.depth = -1
         return n_out
+
+
+cdef inline uint64_t hash_counts(
+    const uint64_t* counts, const uint64_t* guard, Py_ssize_t w
+) noexcept nogil:
+    """A hash of packed letter counts (their value bits: guard bits are left out)."""
+    cdef uint64_t h = 0xCBF29CE484222325ULL  # FNV-1a, a word at a time
+    cdef Py_ssize_t i
+    for i in range(w):
+        h = (h ^ (counts[i] & ~guard[i])) * 0x100000001B3ULL
+    return h ^ (h >> 29)
 
 
 cdef inline uint64_t present(uint64_t counts, uint64_t values, uint64_t guard) noexcept nogil:

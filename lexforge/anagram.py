@@ -215,14 +215,21 @@ def _word_length(match: Match) -> int:
     return len(match.word)
 
 
-def _pattern_regex(pattern: str, lexicon: Lexicon) -> tuple[str, re.Pattern[str], int]:
-    """Literal prefix, compiled regex and minimum length of a crossword pattern."""
+class _Pattern(namedtuple("_Pattern", ["prefix", "regex", "glob"])):
+    """A crossword pattern compiled: its literal prefix, a regex whose groups are its wildcards,
+    and the UTF-8 pattern the compiled scan matches (lexforge._pattern)."""
+
+    __slots__ = ()
+
+
+def _compile_pattern(pattern: str, lexicon: Lexicon) -> _Pattern:
+    """The literal prefix, the regex and the scan's pattern of a crossword pattern."""
     letters = set(lexicon.language.alphabet)
     try:
         tiles = fold_tiles(pattern, lexicon.language, spelled=True)
     except UserError as error:
         raise UserError(f"pattern '{pattern}': {error}") from None
-    parts = []
+    parts, glob = [], []
     for char in tiles:
         if char == "?":
             parts.append("(.)")
@@ -236,13 +243,14 @@ def _pattern_regex(pattern: str, lexicon: Lexicon) -> tuple[str, re.Pattern[str]
                     f"{lexicon.language.name} alphabet, '?' or '*'"
                 )
             parts.append(re.escape(folded))
+            char = folded
+        glob.append(char)
     prefix = ""
     for char in tiles:
         if char in "?*":
             break
         prefix += fold_letter(char, lexicon.language)
-    minimum = sum(1 for c in tiles if c != "*")
-    return prefix, re.compile("".join(parts)), minimum
+    return _Pattern(prefix, re.compile("".join(parts)), "".join(glob).encode("utf-8"))
 
 
 def pattern(
@@ -259,31 +267,51 @@ def iter_pattern(lexicon: Lexicon, text: str, *, rack_text: str | None = None) -
     """``pattern``'s matches in alphabetical order, found as the iterator is read (so a pattern
     matching millions of words streams in bounded memory). The pattern and rack are checked at
     once."""
+    chunks = pattern_chunks(lexicon, text, rack_text=rack_text)
+    return (Match._make(row) for rows in chunks for row in rows)
+
+
+def pattern_chunks(
+    lexicon: Lexicon, text: str, *, rack_text: str | None = None
+) -> Iterator[list[tuple[str, str, int]]]:
+    """``iter_pattern``'s matches as lists of plain (word, shown, score) tuples, as the compiled
+    scan finds them (the cheapest form for millions of rows). The pattern and rack are checked
+    at once."""
     if not text:
         raise UserError("empty pattern")
-    prefix, regex, minimum = _pattern_regex(text, lexicon)
+    compiled = _compile_pattern(text, lexicon)
     rack = parse_rack(rack_text, lexicon) if rack_text is not None else None
-    return _pattern_matches(lexicon, prefix, regex, minimum, rack)
+    return _pattern_chunks(lexicon, compiled, rack)
 
 
-def _pattern_matches(
-    lexicon: Lexicon, prefix: str, regex: re.Pattern[str], minimum: int, rack: Rack | None
-) -> Iterator[Match]:
-    values = lexicon.language.tile_values
-    for word in lexicon.sorted_words(prefix):
-        if len(word) < minimum:
-            continue
-        found = regex.fullmatch(word)
-        if found is None:
-            continue
-        if rack is None:
-            yield Match(word, word, sum(values.get(c, 0) for c in word))
-            continue
-        jokers = "".join((Counter("".join(found.groups())) - rack.letters).elements())
-        if len(jokers) > rack.jokers:
-            continue
-        shown = show_jokers_at(word, jokers, wildcard_positions(found))
-        yield Match(word, shown, score(word, jokers, lexicon))
+def _pattern_chunks(
+    lexicon: Lexicon, compiled: _Pattern, rack: Rack | None
+) -> Iterator[list[tuple[str, str, int]]]:
+    chunks = lexicon.pattern_rows(compiled.glob, compiled.prefix, _values_by_code(lexicon))
+    if rack is None:
+        yield from chunks
+        return
+    regex = compiled.regex
+    for rows in chunks:
+        kept = []
+        for word, _, _ in rows:  # the scan found the words; the regex says which letters are wild
+            found = regex.fullmatch(word)
+            jokers = "".join((Counter("".join(found.groups())) - rack.letters).elements())
+            if len(jokers) > rack.jokers:
+                continue
+            shown = show_jokers_at(word, jokers, wildcard_positions(found))
+            kept.append((word, shown, score(word, jokers, lexicon)))
+        if kept:
+            yield kept
+
+
+def _values_by_code(lexicon: Lexicon) -> array:
+    """The tiles' values indexed by code point (0 where no tile), for the compiled scan."""
+    values = {k: v for k, v in lexicon.language.tile_values.items() if len(k) == 1}
+    table = array("i", bytes(4 * (max(map(ord, values), default=0) + 1)))
+    for letter, value in values.items():
+        table[ord(letter)] = value
+    return table
 
 
 def wildcard_positions(found: re.Match[str]) -> list[int]:

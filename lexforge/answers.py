@@ -73,12 +73,17 @@ def pattern_answer(
 ) -> Answer:
     """Words matching a crossword pattern; in alphabetical order (the lexicon's), the rows are a
     generator: they stream as they are written, read once."""
-    from lexforge.anagram import iter_pattern, pattern
+    from itertools import chain
+
+    from lexforge.anagram import pattern, pattern_chunks
 
     query = {"pattern": pattern_text, "rack": rack, "sort": sort}
     if sort == "alpha":
-        matches = iter_pattern(lexicon, pattern_text, rack_text=rack)
-        rows = (spelled(lexicon, m) for m in matches)
+        chunks = pattern_chunks(lexicon, pattern_text, rack_text=rack)
+        if lexicon.language.tile_symbols:
+            rows = (spelled(lexicon, m) for rows in chunks for m in rows)
+        else:
+            rows = chain.from_iterable(chunks)
         return Answer("pattern", lexicon.name, query, ("word", "shown", "score"), rows)
     matches = pattern(lexicon, pattern_text, rack_text=rack, sort=sort)
     return matches_answer("pattern", lexicon, query, matches)

@@ -5,16 +5,18 @@
     lexforge ruzzle BOARD|FILE|-      lexforge generate --rows 4 --cols 4
     lexforge scrabble BOARD|FILE|- --rack LETTERS
     lexforge check WORD...            lexforge verify --lexicon NAME
-    lexforge report --lexicon NAME    lexforge completion bash|zsh
+    lexforge report --lexicon NAME    lexforge completion bash|zsh|fish
     lexforge lexicons                 lexforge install BUNDLE.tar.gz
 
 Every query takes ``--lexicon NAME|PATH`` (a name on the search path, see lexforge.paths, or a
 directory) or ``-d WORDLIST``
 (read like the ``ods`` reader unless ``--list-format`` says otherwise, normalized with
 ``--language``; a plain list is taken whole, a spell-checker list or ``--clean`` cleaned, see
-lexforge.wordlist), and ``--format text|json|jsonl|tsv`` (``--json``: ``--format json``; shapes in
-lexforge.output). Expected failures, bad options included, are one line on stderr and exit
-status 1.
+lexforge.wordlist), and every command that prints an answer ``--format text|json|jsonl|tsv``
+(``--json``: ``--format json``; shapes in lexforge.output). An option has one name in every
+command (older spellings stay as hidden aliases). Every error is one line on stderr,
+``lexforge COMMAND: message``: exit status 2 for a command line argparse refuses (a usage
+error), 1 for any other, 130 for Ctrl-C. ``lexforge`` alone prints the help (exit status 0).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from lexforge.errors import UserError, excerpt, one_line, report_user_errors
+from lexforge.errors import UserError, error_prefix, excerpt, one_line, report_user_errors
 from lexforge.lexicon import Lexicon
 from lexforge.output import FORMATS, Answer, format_path, write
 from lexforge.paths import exists_safely
@@ -39,12 +41,24 @@ MAX_LENGTH_OPTION = 999  # word lengths: no language comes near; keeps C ints fr
 
 
 def load_lexicon(args: argparse.Namespace) -> Lexicon:
-    """The lexicon a query names: ``-d WORDLIST`` (in memory) or ``--lexicon`` (memory-mapped)."""
+    """The lexicon a query names: ``-d WORDLIST`` (compiled once into the cache, then mapped)
+    or ``--lexicon`` (memory-mapped)."""
     if args.wordlist is not None:
         from lexforge.wordlist import lexicon_from_wordlist
 
+        if args.wordlist == "-":
+            raise UserError(
+                "-d -: a word list is not read from stdin (boards and racks are): give a file"
+            )
+        prefix = error_prefix(command_of(args)).removesuffix(": ")
+
+        def say(message: str) -> None:
+            print(f"{prefix}: {message}", file=sys.stderr, flush=True)
+
+        path = Path(args.wordlist)
+        progress = sys.stderr.isatty()  # notes for a person watching, not for logs and pipes
         return lexicon_from_wordlist(
-            Path(args.wordlist), args.list_format, args.language, args.clean
+            path, args.list_format, args.language, args.clean, args.encoding, say, progress
         )
     return Lexicon.open(lexicon_name(args))
 
@@ -87,9 +101,17 @@ def answer(args: argparse.Namespace, answer: Answer, text: Callable[[TextIO], No
 
 
 def write_matches(out: TextIO, rows: Iterable, sort: str) -> None:
-    """Rows of (word, shown, score): the shown word, and its score when sorted by score."""
-    for _, shown, score in rows:
-        out.write(f"{shown}\t{score}\n" if sort == "score" else f"{shown}\n")
+    """Rows of (word, shown, score): the shown word, and its score when sorted by score; written
+    a few thousand lines at a time (a pattern may match millions of words)."""
+    from itertools import islice
+    from operator import itemgetter
+
+    rows = iter(rows)
+    while batch := list(islice(rows, 8192)):
+        if sort == "score":
+            out.write("".join(f"{shown}\t{score}\n" for _, shown, score in batch))
+        else:
+            out.write("\n".join(map(itemgetter(1), batch)) + "\n")
 
 
 def cmd_anagram(args: argparse.Namespace) -> None:
@@ -102,8 +124,8 @@ def cmd_anagram(args: argparse.Namespace) -> None:
     lexicon = load_lexicon(args)
     options = {
         "exact": args.exact,
-        "min_length": args.min,
-        "max_length": args.max,
+        "min_length": args.min_length,
+        "max_length": args.max_length,
         "contains": args.contains or "",
         "sort": args.sort or "length",
     }
@@ -128,55 +150,62 @@ def cmd_anagram(args: argparse.Namespace) -> None:
 
 
 RACK_SORTS = ("length", "alpha", "score")
-PHRASE_ONLY = ("words", "limit")  # anagram options that only --phrase takes
+PHRASE_ONLY = ("words", "limit", "seconds")  # anagram options that only --phrase takes
+PHRASE_SECONDS = 30.0  # the phrase search's time limit when no --seconds is given
 
 
 def check_rack_options(args: argparse.Namespace) -> None:
     """UserError for a rack query (LETTERS) given options of phrase queries, or none."""
     if args.letters is None:
-        raise UserError("anagram: give LETTERS (or '-'), or --phrase TEXT")
+        raise UserError("give LETTERS (or '-'), or --phrase TEXT")
     for name in PHRASE_ONLY:
         if getattr(args, name) is not None:
-            raise UserError(f"anagram: --{name} applies to --phrase only")
+            raise UserError(f"--{name} applies to --phrase only")
     if args.sort not in (None, *RACK_SORTS):
-        raise UserError(f"anagram: --sort {args.sort} applies to --phrase only")
+        raise UserError(f"--sort {args.sort} applies to --phrase only")
 
 
 def cmd_phrase(args: argparse.Namespace) -> None:
-    """``anagram --phrase TEXT``: multi-word anagrams, streamed as found (see lexforge.phrase)."""
-    from itertools import islice
-
+    """``anagram --phrase TEXT``: multi-word anagrams, each written as soon as the search finds
+    it, within ``--seconds`` (see lexforge.phrase)."""
     from lexforge.output import write_streamed
-    from lexforge.phrase import PHRASE_SORTS, phrases
+    from lexforge.phrase import PHRASE_SORTS, PhraseTimeout, phrase_batches
 
     if args.letters is not None:
-        raise UserError(f"anagram: give LETTERS ({args.letters}) or --phrase, not both")
+        raise UserError(f"give LETTERS ({args.letters}) or --phrase, not both")
     if args.exact:
-        raise UserError("anagram: --exact is implied by --phrase (a phrase uses every letter)")
+        raise UserError("--exact is implied by --phrase (a phrase uses every letter)")
     if args.sort not in (None, *PHRASE_SORTS):
-        raise UserError(f"anagram --phrase: --sort {args.sort}: use {' or '.join(PHRASE_SORTS)}")
+        raise UserError(f"--phrase: --sort {args.sort}: use {' or '.join(PHRASE_SORTS)}")
     lexicon = load_lexicon(args)
+    seconds = PHRASE_SECONDS if args.seconds is None else args.seconds
     options = {
         "max_words": args.words,
-        "min_length": args.min,
-        "max_length": args.max,
+        "min_length": args.min_length,
+        "max_length": args.max_length,
         "contains": args.contains or "",
         "sort": args.sort or "longest",
     }
-    found = phrases(lexicon, args.phrase, **options)
-    if args.limit is not None:
-        found = islice(found, args.limit)
+    batches = phrase_batches(lexicon, args.phrase, **options, seconds=seconds or None)
     query = {"phrase": args.phrase, **options, "limit": args.limit}
-
     spell = lexicon.language.spell  # multi-letter tiles (es-scrabble) as their letters
+    stopped: list[PhraseTimeout] = []
+    shown = [0]  # phrases written
 
     def chunks() -> Iterator[list[tuple[str, tuple[str, ...]]]]:
-        size = 64  # small first, so the first phrases show at once; then larger
-        while chunk := [
-            (spell(" ".join(words)), tuple(map(spell, words))) for words in islice(found, size)
-        ]:
-            yield chunk
-            size = min(4 * size, 8192)
+        """Each batch of the search as it comes (a batch is at most a few ms of search)."""
+        left = args.limit
+        try:
+            for batch in batches:
+                if left is not None:
+                    batch = batch[:left]
+                    left -= len(batch)
+                shown[0] += len(batch)
+                yield [(spell(" ".join(words)), tuple(map(spell, words))) for words in batch]
+                if left == 0:
+                    return
+        except PhraseTimeout as timeout:  # end the answer cleanly, then say why it stopped
+            stopped.append(timeout)
 
     def text(rows: list[tuple[str, tuple[str, ...]]]) -> str:
         return "".join(row[0] + "\n" for row in rows)
@@ -184,6 +213,12 @@ def cmd_phrase(args: argparse.Namespace) -> None:
     columns = ("phrase", "words")
     head = Answer("anagram", lexicon.name, query, columns, [])
     write_streamed(head, args.output, sys.stdout, chunks(), text)
+    if stopped:
+        shown = f"the {shown[0]} phrases shown are not all" if shown[0] else "no phrase found yet"
+        raise UserError(
+            f"{stopped[0]} ({shown}); allow longer with --seconds S (0: no limit) or narrow "
+            "the search with --words N, --min-length N or --contains WORD"
+        )
 
 
 def cmd_pattern(args: argparse.Namespace) -> None:
@@ -685,18 +720,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     name = lexicon_name(args)
     problems = verify(name)
-    if args.output == "json":
-        write(
-            Answer(
-                "verify", name, {}, ("problem",), [(p,) for p in problems], {"ok": not problems}
-            ),
-            "json",
-            sys.stdout,
-            print,
-        )
+    if args.output != "text":
+        rows = [(p,) for p in problems]
+        found = Answer("verify", name, {}, ("problem",), rows, {"ok": not problems})
+        write(found, args.output, sys.stdout, print)
     elif problems:
         for problem in problems:
-            print(f"lexforge: {one_line(problem)}", file=sys.stderr)
+            print(f"{error_prefix('verify')}{one_line(problem)}", file=sys.stderr)
     else:
         print(f"{name}: every artifact matches manifest.json")
     return 1 if problems else 0
@@ -737,7 +767,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     from lexforge.report import load_report, render_text
 
     report = load_report(find_lexicon_dir(lexicon_name(args)))
-    if args.output == "json":
+    if args.output != "text":
         import json
 
         sys.stdout.write(json.dumps(report, ensure_ascii=False, sort_keys=True) + "\n")
@@ -750,9 +780,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        raise UserError(
-            "lexforge serve needs the serve extra: pip install 'lexforge[serve]'"
-        ) from None
+        raise UserError("needs the serve extra: pip install 'lexforge[serve]'") from None
     from lexforge.serve.app import create_app, local_hosts
     from lexforge.serve.server import listen, run
 
@@ -801,17 +829,60 @@ class Formatter(argparse.HelpFormatter):
         super().__init__(prog, *args, width=width, **kwargs)
 
 
+#: Exit status of a command line argparse refuses (as argparse's own, and POSIX utilities').
+USAGE_ERROR = 2
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse, with its errors as one ``lexforge: ...`` line and exit status 1."""
+    """argparse, with its errors as one ``lexforge COMMAND: ...`` line, a "did you mean" for a
+    misspelt command or option, and exit status USAGE_ERROR."""
 
     def __init__(self, *args: Any, formatter_class: type = Formatter, **kwargs: Any) -> None:
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("lexforge").strip()
-        where = f" {command}" if command else ""
+        message = self.with_suggestion(message)
         message = one_line(message)  # it may quote any argument
-        self.exit(1, f"lexforge{where}: {message} (see: {self.prog} --help)\n")
+        self.exit(USAGE_ERROR, f"{error_prefix(command)}{message} (see: {self.prog} --help)\n")
+
+    def with_suggestion(self, message: str) -> str:
+        """argparse's message about a misspelt command or option, with "did you mean"."""
+        import re
+        from difflib import get_close_matches
+
+        if found := re.match(r"argument COMMAND: invalid choice: '(.*)' \(choose from", message):
+            wrong = found.group(1)
+            close = get_close_matches(wrong, visible_commands(self), n=1, cutoff=0.6)
+            message = f"'{wrong}' is not a command"
+        elif found := re.match(r"unrecognized arguments: (-[^\s=]+)", message):
+            known = [
+                option
+                for action in self._actions
+                if action.help != argparse.SUPPRESS
+                for option in action.option_strings
+            ]
+            close = get_close_matches(found.group(1), known, n=1, cutoff=0.6)
+        else:
+            return message
+        return f"{message}; did you mean {close[0]}?" if close else message
+
+
+def visible_commands(parser: argparse.ArgumentParser) -> list[str]:
+    """The commands ``parser`` offers (``scrabble play`` is written so, not ``scrabble-play``)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return [name for name in action.choices if name not in HIDDEN_COMMANDS]
+    return []
+
+
+HIDDEN_COMMANDS = ("scrabble-play", "scrabble-selfplay")  # reached as ``scrabble play`` …
+
+
+def command_of(args: argparse.Namespace) -> str:
+    """The command's name as the user types it (``scrabble play`` for ``scrabble-play``)."""
+    command = getattr(args, "command", None) or ""
+    return command.replace("-", " ", 1) if command in HIDDEN_COMMANDS else command
 
 
 #: The largest whole number an option takes when it names no bound of its own.
@@ -846,6 +917,16 @@ def seconds(text: str) -> float:
     return value
 
 
+def seconds_or_none(text: str) -> float:
+    """An argparse type: ``seconds``, or 0 for no limit."""
+    try:
+        if float(text) == 0:
+            return 0.0
+    except ValueError:
+        pass
+    return seconds(text)
+
+
 class VersionAction(argparse.Action):
     """``--version``: the installed distribution's version (looked up only when asked)."""
 
@@ -870,12 +951,20 @@ class Unbuilt:
     def set_defaults(self, **kwargs: object) -> None:
         """Nothing: the command's handler is not needed."""
 
+    def add_argument_group(self, *args: object, **kwargs: object) -> Unbuilt:
+        """Itself: a group of options that are not needed."""
+        return self
+
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser. With ``only`` (the first argument), if it names a command, the
     parser has that command alone: the others cannot be reached from there, and making all
     their parsers took about 3 ms of a one-shot query (a whole anagram query: ~65 ms)."""
-    parser = Parser(prog="lexforge", description="Word-game solver over lexforge lexicons.")
+    parser = Parser(
+        prog="lexforge",
+        description="Word-game solver over lexforge lexicons: anagrams, crossword patterns, "
+        "Boggle, Ruzzle and Scrabble. 'lexforge COMMAND --help' tells more of each command.",
+    )
     parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
@@ -883,25 +972,53 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     names: list[str] = []  # every command, built or not
 
-    def subcommand(name: str, **kwargs: Any) -> argparse.ArgumentParser | Unbuilt:
-        """The parser of command ``name``, or an Unbuilt one if another command is to run."""
+    def subcommand(
+        name: str, help_text: str, description: str = "", **kwargs: Any
+    ) -> argparse.ArgumentParser | Unbuilt:
+        """The parser of command ``name``, or an Unbuilt one if another command is to run;
+        ``help_text`` lists it, ``description`` (default: the same) heads its help."""
         names.append(name)
-        return Unbuilt() if only not in (None, name) else commands.add_parser(name, **kwargs)
+        if only not in (None, name):
+            return Unbuilt()
+        if name not in HIDDEN_COMMANDS:  # (argparse lists a command given any help)
+            kwargs["help"] = help_text
+        return commands.add_parser(name, description=description or help_text, **kwargs)
+
+    def lexicon_option(group: Any, help_text: str) -> None:
+        group.add_argument("--lexicon", "-l", metavar="NAME|PATH", help=help_text)
+
+    def format_options(group: Any, choices: tuple[str, ...] = FORMATS) -> None:
+        shapes = {
+            "text": "text (the default)",
+            "json": "json (one object)",
+            "jsonl": "jsonl (a row per line)",
+            "tsv": "tsv (with a header)",
+        }
+        group.add_argument(
+            "--format",
+            dest="output",
+            choices=choices,
+            default="text",
+            help=", ".join(shapes[c] for c in choices),
+        )
+        group.add_argument(
+            "--json", dest="output", action="store_const", const="json", help="= --format json"
+        )
 
     lexicon_options = Parser(add_help=False)
     group = lexicon_options.add_argument_group("lexicon")
-    group.add_argument(
-        "--lexicon",
-        "-l",
-        metavar="NAME|PATH",
-        help="lexicon: a name on $LEXFORGE_PATH, the data dir or ./build, or a directory "
+    lexicon_option(
+        group,
+        "lexicon: a name on $LEXFORGE_PATH, the data dir or ./build, or a directory "
         "(default: $LEXFORGE_LEXICON)",
     )
     group.add_argument(
         "-d",
         dest="wordlist",
         metavar="WORDLIST",
-        help="use a word list instead, normalized in memory",
+        help="use a word list file instead: compiled on first use into the cache "
+        "($LEXFORGE_CACHE, default ~/.cache/lexforge; up to 15 times the list's size; "
+        "to free it: rm -r that folder), then read from there",
     )
     group.add_argument(
         "--list-format",
@@ -916,25 +1033,22 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "numeral, unit (default: for dict, aspell, hunspell; a plain list is taken whole)",
     )
     group.add_argument(
+        "--encoding",
+        metavar="NAME",
+        help="the encoding of -d's file, e.g. latin-1 (default: UTF-8)",
+    )
+    group.add_argument(
         "--language",
         default="en",
         help="language rules for -d: a code (shipped, or config/languages/CODE.yaml) "
         "or a YAML file (default: en)",
     )
-    group = lexicon_options.add_argument_group("output")
-    group.add_argument(
-        "--format",
-        dest="output",
-        choices=FORMATS,
-        default="text",
-        help="text (default), json (one object), jsonl (a row per line), tsv (with a header)",
-    )
-    group.add_argument(
-        "--json", dest="output", action="store_const", const="json", help="= --format json"
-    )
+    format_options(lexicon_options.add_argument_group("output"))
 
-    def command(name: str, handler: Callable, help_text: str) -> argparse.ArgumentParser | Unbuilt:
-        sub = subcommand(name, parents=[lexicon_options], help=help_text, description=help_text)
+    def command(
+        name: str, handler: Callable, help_text: str, description: str = ""
+    ) -> argparse.ArgumentParser | Unbuilt:
+        sub = subcommand(name, help_text, description, parents=[lexicon_options])
         sub.set_defaults(handler=handler)
         return sub
 
@@ -955,26 +1069,75 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             help=f"draw the {what} with WORD's path highlighted (default: the best word)",
         )
         sub.add_argument(
-            "--svg", metavar="FILE", help=f"write the same picture of the {what} as SVG"
+            "--svg",
+            metavar="FILE",
+            help=f"write the same picture of the {what} as SVG (default: none)",
         )
 
     length = bounded(1, MAX_LENGTH_OPTION)
+
+    def length_options(
+        sub: argparse.ArgumentParser | Unbuilt,
+        minimum: int | None,
+        *,
+        maximum: bool = False,
+        aliases: tuple[str, ...] = (),
+    ) -> None:
+        """``--min-length N`` (and ``--max-length N``): the one name of word lengths in every
+        command; ``aliases`` (older spellings) are taken but not shown."""
+        default = "(default: any)" if minimum is None else f"(default: {minimum})"
+        sub.add_argument(
+            "--min-length",
+            type=length,
+            default=minimum,
+            metavar="N",
+            help=f"shortest word, in letters {default}",
+        )
+        for alias in aliases:
+            dest = "max_length" if alias == "--max" else "min_length"
+            sub.add_argument(alias, dest=dest, type=length, help=argparse.SUPPRESS)
+        if maximum:
+            sub.add_argument(
+                "--max-length",
+                type=length,
+                metavar="N",
+                help="longest word, in letters (default: any)",
+            )
+
+    def seed_option(
+        sub: argparse.ArgumentParser | Unbuilt,
+        default: int | None,
+        what: str,
+        whole: Callable[[str], int] = int,
+    ) -> None:
+        shown = "a new one each run" if default is None else default
+        sub.add_argument(
+            "--seed",
+            type=whole,
+            default=default,
+            metavar="N",
+            help=f"random seed: the same seed gives the same {what} (default: {shown})",
+        )
+
     sorts = RACK_SORTS
     sub = command(
         "anagram",
         cmd_anagram,
-        "words made from a subset of LETTERS (jokers: * or ?); '-': one rack per line on stdin; "
-        "--phrase TEXT: multi-word anagrams using every letter of TEXT",
+        "words made from LETTERS, or multi-word anagrams of a phrase",
+        "Words made from a subset of LETTERS (jokers: * or ?); '-': one rack per line on "
+        "stdin. With --phrase TEXT: multi-word anagrams using every letter of TEXT, each "
+        "printed as soon as it is found, within --seconds.",
     )
-    sub.add_argument("letters", nargs="?", metavar="LETTERS|-")
+    sub.add_argument(
+        "letters", nargs="?", metavar="LETTERS|-", help="the rack; '-': one rack per line on stdin"
+    )
     sub.add_argument("--exact", action="store_true", help="use every letter")
-    sub.add_argument("--min", type=length, metavar="N", help="minimum word length")
-    sub.add_argument("--min-len", dest="min", type=length, metavar="K", help="= --min")
-    sub.add_argument("--max", type=length, metavar="N", help="maximum word length")
+    length_options(sub, None, maximum=True, aliases=("--min", "--min-len", "--max"))
     sub.add_argument(
         "--contains",
         metavar="LETTERS|WORD",
-        help="the word must contain these letters (--phrase: the phrase must hold this word)",
+        help="the word must contain these letters (--phrase: the phrase must hold this word) "
+        "(default: none)",
     )
     sub.add_argument(
         "--sort",
@@ -982,35 +1145,76 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="racks: length (default), alpha, score; --phrase: longest (longest word "
         "first, the default) or words (fewest words first); phrases stream either way",
     )
-    sub.add_argument("--phrase", metavar="TEXT", help="multi-word anagrams of TEXT, streamed")
     sub.add_argument(
-        "--words", type=bounded(1, MAX_LENGTH_OPTION), metavar="N", help="--phrase: at most N words"
+        "--phrase",
+        metavar="TEXT",
+        help="multi-word anagrams of TEXT, streamed (default: none: words of LETTERS)",
     )
-    sub.add_argument("--limit", type=bounded(1), metavar="N", help="--phrase: stop after N phrases")
+    sub.add_argument(
+        "--words",
+        type=bounded(1, MAX_LENGTH_OPTION),
+        metavar="N",
+        help="--phrase: at most N words (default: any)",
+    )
+    sub.add_argument(
+        "--limit",
+        type=bounded(1),
+        metavar="N",
+        help="--phrase: stop after N phrases (default: all)",
+    )
+    sub.add_argument(
+        "--seconds",
+        type=seconds_or_none,
+        metavar="S",
+        help=f"--phrase: stop the search after S seconds, saying so (default: {PHRASE_SECONDS:g};"
+        " 0: no limit)",
+    )
 
     sub = command(
-        "pattern", cmd_pattern, "words matching a crossword pattern (? one letter, * any run)"
+        "pattern",
+        cmd_pattern,
+        "words matching a crossword pattern (? one letter, * any run)",
+        "Words matching a crossword pattern: ? stands for one letter, * for any run of "
+        "letters, other letters for themselves (C?A??, *TION, *A*E*I*).",
     )
-    sub.add_argument("pattern")
-    sub.add_argument("--rack", help="fill the wildcards from these letters (jokers: * or ?)")
-    sub.add_argument("--sort", choices=sorts, default="alpha")
+    sub.add_argument("pattern", help="the pattern, e.g. C?A?? or *TION")
+    sub.add_argument(
+        "--rack",
+        metavar="LETTERS",
+        help="fill the wildcards from these letters (jokers: * or ?) (default: any letters)",
+    )
+    sub.add_argument(
+        "--sort",
+        choices=sorts,
+        default="alpha",
+        help="alpha (the default: streams as found), length (longest first), score",
+    )
 
-    board_help = "a file, '-' (stdin), or the grid itself (rows separated by '/')"
-    sub = command("boggle", cmd_boggle, "all words of Boggle grids (blank-line separated)")
+    board_help = "a file, '-' (stdin, the default), or the grid itself (rows separated by '/')"
+    sub = command(
+        "boggle",
+        cmd_boggle,
+        "all words of Boggle grids",
+        "All words of one or more Boggle grids (blank-line separated), longest first.",
+    )
     sub.add_argument("board", nargs="?", default="-", metavar="GRID|FILE|-", help=board_help)
-    sub.add_argument("--size", type=bounded(1, 64), metavar="N", help="check every grid is N×N")
+    sub.add_argument(
+        "--size", type=bounded(1, 64), metavar="N", help="check every grid is N×N (default: any)"
+    )
     sub.add_argument(
         "--shape",
         metavar="AxBxC…",
-        help="n-D grids (e.g. 4x4x4) from a stream of cells: the product of the sides per grid",
+        help="n-D grids (e.g. 4x4x4) from a stream of cells: the product of the sides per grid "
+        "(default: 2-D grids as laid out)",
     )
-    sub.add_argument("--min-length", type=length, default=3, metavar="N")
+    length_options(sub, 3)
     sub.add_argument(
         "--adjacency",
         type=int,
         choices=(4, 8),
         default=8,
-        help="8: cells at most one step away on every axis (26 in 3-D); 4: one step on one axis",
+        help="8 (the default): cells at most one step away on every axis (26 in 3-D); "
+        "4: one step on one axis",
     )
     sub.add_argument("--paths", action="store_true", help="show one path per word")
     sub.add_argument(
@@ -1020,34 +1224,69 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     picture_options(sub, "grid")
 
     sub = command(
-        "worddle", cmd_worddle, "the Worddle brief's solver: grid on stdin, words on stdout"
+        "worddle",
+        cmd_worddle,
+        "Worddle: a grid on stdin, its words on stdout",
+        "Solve Worddle: read an N×N grid on stdin, print its words on stdout in lowercase, "
+        "longest first (the plain interface of a Worddle solver).",
     )
     sub.add_argument(
         "-s", "--size", type=bounded(1, 64), required=True, metavar="N", help="grid size N (N×N)"
     )
-    sub.add_argument("--min-length", type=length, default=3, metavar="N")
+    length_options(sub, 3)
     threads_option(sub)
 
-    sub = command("ruzzle", cmd_ruzzle, "all words of a Ruzzle board with scores (elzzur format)")
+    sub = command(
+        "ruzzle",
+        cmd_ruzzle,
+        "all words of a Ruzzle board with scores",
+        "All words of a Ruzzle board with their scores and paths (the board in elzzur's format: "
+        "a letter and its multiplier per cell).",
+    )
     sub.add_argument("board", nargs="?", default="-", metavar="BOARD|FILE|-", help=board_help)
-    sub.add_argument("--sort", choices=("score", "length", "start", "end"), default="score")
-    sub.add_argument("--values", metavar="FILE|A=1,B=4,...", help="override letter values")
+    sub.add_argument(
+        "--sort",
+        choices=("score", "length", "start", "end"),
+        default="score",
+        help="score (the default), length, start or end (of the path)",
+    )
+    sub.add_argument(
+        "--values",
+        metavar="FILE|A=1,B=4,...",
+        help="override letter values (default: the language's Ruzzle values)",
+    )
     picture_options(sub, "board")
 
-    sub = command("scrabble", cmd_scrabble, "the best Scrabble moves of a rack on a board")
+    sub = command(
+        "scrabble",
+        cmd_scrabble,
+        "the best Scrabble moves of a rack on a board; scrabble play|selfplay: games",
+        "The best Scrabble moves of a rack on a board. 'lexforge scrabble play' plays a game, "
+        "'lexforge scrabble selfplay' games between computer players (see their --help).",
+    )
     sub.add_argument(
         "board",
         nargs="?",
         metavar="BOARD|FILE|-",
         help="a file, '-' (stdin, the default), or the board itself (rows separated by '/')",
     )
-    sub.add_argument("--rack", help="the rack's tiles (blanks: * or ?)")
+    sub.add_argument(
+        "--rack",
+        metavar="LETTERS",
+        help="the rack's tiles (blanks: * or ?) (default: the --gcg record's)",
+    )
     sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard 15×15)")
     sub.add_argument(
-        "--top", type=bounded(0), default=20, metavar="N", help="moves shown, best first (0: all)"
+        "--top",
+        type=bounded(0),
+        default=20,
+        metavar="N",
+        help="moves shown, best first (default: 20; 0: all)",
     )
     sub.add_argument(
-        "--gcg", metavar="FILE", help="set up the position of a GCG game record ('-': stdin)"
+        "--gcg",
+        metavar="FILE",
+        help="set up the position of a GCG game record ('-': stdin) (default: none)",
     )
     sub.add_argument(
         "--turn",
@@ -1057,25 +1296,28 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     picture_options(sub, "board")
 
-    def game_options(sub: argparse.ArgumentParser | Unbuilt) -> None:
+    def game_options(sub: argparse.ArgumentParser | Unbuilt, kinds: tuple[str, ...]) -> None:
         sub.add_argument(
             "--players",
             default="greedy,greedy",
             metavar="KIND,KIND…",
-            help="two or more of greedy, equity, human (default: greedy,greedy)",
+            help=f"two or more of {', '.join(kinds)} (default: greedy,greedy)",
         )
-        sub.add_argument("--seed", type=bounded(0), default=0, metavar="N", help="default 0")
+        seed_option(sub, 0, "game", bounded(0))
         sub.add_argument(
             "--leaves",
             metavar="FILE",
-            help="the equity player's leave values: a model (snakemake leaves) or a table",
+            help="the equity player's leave values: a model (snakemake leaves) or a table "
+            "(default: none; an equity player needs it)",
         )
         sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard)")
 
     sub = command("scrabble-play", cmd_scrabble_play, "a game of Scrabble (= scrabble play)")
     sub.prog = "lexforge scrabble play"
-    game_options(sub)
-    sub.add_argument("--gcg-out", metavar="FILE", help="write the game's record (GCG)")
+    game_options(sub, ("greedy", "equity", "human"))
+    sub.add_argument(
+        "--gcg-out", metavar="FILE", help="write the game's record (GCG) (default: none)"
+    )
 
     sub = command(
         "scrabble-selfplay",
@@ -1083,27 +1325,47 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "N games between computer players (= scrabble selfplay)",
     )
     sub.prog = "lexforge scrabble selfplay"
-    game_options(sub)
+    game_options(sub, ("greedy", "equity"))
     sub.add_argument(
-        "--games", type=bounded(1, 1_000_000), default=100, metavar="N", help="default 100"
+        "--games",
+        type=bounded(1, 1_000_000),
+        default=100,
+        metavar="N",
+        help="number of games (default: 100)",
     )
 
-    sub = command("generate", cmd_generate, "random boards the other commands read")
-    sub.add_argument("--rows", type=bounded(1, 64), default=4, metavar="N")
-    sub.add_argument("--cols", type=bounded(1, 64), default=4, metavar="N")
-    sub.add_argument(
-        "--shape", metavar="AxBxC…", help="an n-D board (e.g. 3x3x3), instead of --rows/--cols"
+    sub = command(
+        "generate",
+        cmd_generate,
+        "random boards the other commands read",
+        "Random Boggle or Ruzzle boards, in the format boggle and ruzzle read.",
     )
     sub.add_argument(
-        "--count", type=bounded(1, 1_000_000), default=1, metavar="N", help="number of boards"
+        "--rows", type=bounded(1, 64), default=4, metavar="N", help="rows (default: 4)"
     )
-    sub.add_argument("--seed", type=int, help="random seed, for reproducible boards")
+    sub.add_argument(
+        "--cols", type=bounded(1, 64), default=4, metavar="N", help="columns (default: 4)"
+    )
+    sub.add_argument(
+        "--shape",
+        metavar="AxBxC…",
+        help="an n-D board (e.g. 3x3x3), instead of --rows/--cols (default: 2-D)",
+    )
+    sub.add_argument(
+        "--count",
+        type=bounded(1, 1_000_000),
+        default=1,
+        metavar="N",
+        help="number of boards (default: 1)",
+    )
+    seed_option(sub, None, "boards")
     sub.add_argument(
         "--dice",
         nargs="?",
         const="",
         metavar="SET",
-        help="draw from the language's dice set (default: its first)",
+        help="draw from the language's dice set SET (no SET: its first) "
+        "(default: letters by frequency)",
     )
     sub.add_argument("--multipliers", action="store_true", help="add Ruzzle multipliers")
     sub.add_argument(
@@ -1111,57 +1373,73 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         type=bounded(0),
         default=0,
         metavar="K",
-        help="redraw until a board has K words",
+        help="redraw until a board has K words (default: 0, any board)",
     )
     threads_option(sub)
 
     sub = command(
         "best-board",
         cmd_best_board,
-        "search for the highest-scoring Boggle board (hill climbing with restarts)",
+        "search for the highest-scoring Boggle board",
+        "Search for the highest-scoring Boggle board (hill climbing with restarts).",
     )
     sub.add_argument(
-        "--size", type=board_size, default=(4, 4), metavar="RxC", help="board size (default 4x4)"
+        "--size", type=board_size, default=(4, 4), metavar="RxC", help="board size (default: 4x4)"
     )
     sub.add_argument(
         "--dice",
         nargs="?",
         const="",
         metavar="SET",
-        help="arrange and roll the language's dice (default set: the first of the board's size)",
+        help="arrange and roll the language's dice SET (no SET: the first of the board's size) "
+        "(default: any letters)",
     )
     sub.add_argument("--letters", help="cells drawn from these letters (default: the alphabet)")
     sub.add_argument(
         "--seconds",
         type=seconds,
         metavar="S",
-        help=f"time limit (default {DEFAULT_SECONDS:g} s unless --restarts is given)",
+        help=f"time limit (default: {DEFAULT_SECONDS:g} s unless --restarts is given)",
     )
     sub.add_argument(
         "--restarts",
         type=bounded(1),
         metavar="N",
-        help="number of restarts: with --seed, always the same board",
+        help="number of restarts: with --seed, always the same board (default: until --seconds)",
     )
-    sub.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    sub.add_argument("--min-length", type=length, default=3, metavar="N")
+    seed_option(sub, 0, "board with --restarts")
+    length_options(sub, 3)
     threads_option(sub)
 
     sub = command(
-        "check", cmd_check, "how words normalize, whether the lexicon has them, which sources"
+        "check",
+        cmd_check,
+        "how words normalize, whether the lexicon has them, which sources",
+        "How each WORD normalizes, whether the lexicon has it, and which sources list it.",
     )
-    sub.add_argument("words", nargs="+", metavar="WORD")
+    sub.add_argument("words", nargs="+", metavar="WORD", help="the words to look up")
 
-    sub = subcommand("verify", help="check a built lexicon against its manifest", parents=[])
-    sub.add_argument("--lexicon", "-l", metavar="NAME|PATH", help="default: $LEXFORGE_LEXICON")
-    sub.add_argument("--json", dest="output", action="store_const", const="json", default="text")
+    sub = subcommand(
+        "verify",
+        "check a built lexicon against its manifest",
+        "Check every artifact of a built lexicon against the sizes and sha256 sums of its "
+        "manifest.json; exit status 1 when one differs, naming it and the step to rerun.",
+    )
+    group = sub.add_argument_group("lexicon")
+    lexicon_option(group, "the lexicon: a name or a directory (default: $LEXFORGE_LEXICON)")
+    format_options(sub.add_argument_group("output"))
     sub.set_defaults(handler=cmd_verify)
 
     sub = subcommand(
-        "serve", help="the web page and JSON API over the lexicons (needs lexforge[serve])"
+        "serve",
+        "the web page and JSON API over the lexicons (needs lexforge[serve])",
+        "Serve the web page and the JSON API over the lexicons on http://HOST:PORT/ until "
+        "Ctrl-C (needs the serve extra: pip install 'lexforge[serve]').",
     )
     sub.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
-    sub.add_argument("--port", type=bounded(0, 65535), default=8000, help="default: 8000")
+    sub.add_argument(
+        "--port", type=bounded(0, 65535), default=8000, help="port (default: 8000; 0: any free)"
+    )
     sub.add_argument(
         "--lexicon",
         "-l",
@@ -1191,24 +1469,44 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     sub.set_defaults(handler=cmd_serve)
 
-    sub = subcommand("completion", help="print a shell completion script")
-    sub.add_argument("shell", choices=("bash", "zsh"))
+    sub = subcommand(
+        "completion",
+        "print a shell completion script",
+        "Print the completion script of SHELL: commands, options, their values and lexicon "
+        'names. bash: eval "$(lexforge completion bash)" in ~/.bashrc; zsh: the same with '
+        "zsh in ~/.zshrc; fish: lexforge completion fish > "
+        "~/.config/fish/completions/lexforge.fish",
+    )
+    sub.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or fish")
     sub.set_defaults(handler=cmd_completion)
 
     sub = subcommand(
-        "lexicons", help="the lexicons on the search path ($LEXFORGE_PATH, data dir, ./build)"
+        "lexicons",
+        "the lexicons on the search path ($LEXFORGE_PATH, data dir, ./build)",
+        "List the lexicons on the search path ($LEXFORGE_PATH, the data dir, ./build): name, "
+        "language, words, version and folder; a name found twice is shadowed by the first.",
     )
-    sub.add_argument("--format", dest="output", choices=FORMATS, default="text")
-    sub.add_argument("--json", dest="output", action="store_const", const="json")
+    format_options(sub)
     sub.set_defaults(handler=cmd_lexicons)
 
-    sub = subcommand("install", help="check a lexicon bundle and install it")
-    sub.add_argument("bundle", metavar="BUNDLE.tar.gz")
+    sub = subcommand(
+        "install",
+        "check a lexicon bundle and install it",
+        "Check a lexicon bundle (BUNDLE.tar.gz, as 'snakemake dist' makes) against its "
+        "SHA256SUMS (or --sha256) and its manifest, and install it into the data dir, where "
+        "--lexicon finds it by name; a bundle that cannot be checked is refused unless "
+        "--skip-sha256.",
+    )
+    sub.add_argument("bundle", metavar="BUNDLE.tar.gz", help="the bundle file")
     sub.add_argument("--dir", metavar="D", help="install into D/<lexicon>/ (default: data dir)")
     sub.add_argument(
         "--sums", metavar="FILE", help="SHA256SUMS to check (default: the one beside the bundle)"
     )
-    sub.add_argument("--sha256", metavar="HEX", help="the bundle's sha256, to check instead")
+    sub.add_argument(
+        "--sha256",
+        metavar="HEX",
+        help="the bundle's sha256, to check instead (default: none: the SHA256SUMS)",
+    )
     sub.add_argument(
         "--skip-sha256",
         action="store_true",
@@ -1216,11 +1514,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     sub.set_defaults(handler=cmd_install)
 
-    sub = subcommand("report", help="a built lexicon's quality report, as text")
-    sub.add_argument("--lexicon", "-l", metavar="NAME|PATH", help="default: $LEXFORGE_LEXICON")
-    sub.add_argument("--json", dest="output", action="store_const", const="json", default="text")
+    sub = subcommand(
+        "report",
+        "a built lexicon's quality report",
+        "Print a built lexicon's quality report (report.json, written by the pipeline): "
+        "counts, lengths, sources, classes, as text or JSON.",
+    )
+    group = sub.add_argument_group("lexicon")
+    lexicon_option(group, "the lexicon: a name or a directory (default: $LEXFORGE_LEXICON)")
+    format_options(sub.add_argument_group("output"), ("text", "json"))
     sub.set_defaults(handler=cmd_report)
     return parser if only is None or only in names else build_parser()
+
+
+SHELLS = ("bash", "zsh", "fish")
 
 
 GAME_COMMANDS = ("play", "selfplay")  # ``scrabble play`` is the command ``scrabble-play``
@@ -1228,11 +1535,23 @@ GAME_COMMANDS = ("play", "selfplay")  # ``scrabble play`` is the command ``scrab
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # nothing asked, nothing failed: the help, on stdout (so it pages)
+        sys.stdout.write(build_parser().format_help())
+        return 0
     if argv[:1] == ["scrabble"] and argv[1:2] and argv[1] in GAME_COMMANDS:
         argv = [f"scrabble-{argv[1]}", *argv[2:]]
-    args = build_parser(argv[0] if argv else None).parse_args(argv)
+    parser = build_parser(argv[0])
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # the command's parser says it, so the error names the command
+        command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     sys.stdout.reconfigure(encoding="utf-8")
-    return report_user_errors(lambda: args.handler(args))
+    return report_user_errors(lambda: args.handler(args), command_of(args))
+
+
+def command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of command ``name`` in ``parser``."""
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return commands.choices[name]
 
 
 if __name__ == "__main__":

@@ -1,11 +1,15 @@
-"""``lexforge completion bash|zsh``: shell completion scripts generated from the argparse tree.
+"""``lexforge completion bash|zsh|fish``: shell completion scripts generated from the argparse tree.
 
 The script is static text derived from the parser (so it always matches the options of the
-installed version): per command, its options, the choices of options that have them, and file
-names where a file is expected. zsh loads the same function through ``bashcompinit``.
+installed version): the commands (``scrabble`` then ``play``/``selfplay``), per command its
+options, the choices of options that have them, file names where a file is expected, and for
+``--lexicon`` the names ``lexforge lexicons`` lists (asked when completing) and directories.
+Aliases kept for old scripts (hidden from the help) are not offered. zsh loads the bash
+function through ``bashcompinit``; fish gets ``complete`` lines of its own.
 
     eval "$(lexforge completion bash)"                   # in ~/.bashrc
-    lexforge completion zsh > ~/.zfunc/_lexforge         # or eval it in ~/.zshrc
+    eval "$(lexforge completion zsh)"                    # in ~/.zshrc
+    lexforge completion fish > ~/.config/fish/completions/lexforge.fish
 """
 
 from __future__ import annotations
@@ -13,17 +17,13 @@ from __future__ import annotations
 import argparse
 
 # Option values completed as file names (the rest complete as nothing, or their choices).
-FILE_OPTIONS = (
-    "-d",
-    "--layout",
-    "--svg",
-    "--values",
-    "--lexicon",
-    "-l",
-    "--gcg",
-    "--gcg-out",
-    "--leaves",
-)
+FILE_OPTIONS = ("-d", "--layout", "--svg", "--values", "--gcg", "--gcg-out", "--leaves", "--sums")
+DIRECTORY_OPTIONS = ("--dir",)
+LEXICON_OPTIONS = ("--lexicon", "-l")
+#: Words after ``lexforge scrabble`` that name a command of their own (``scrabble-play`` …).
+SCRABBLE_GAMES = ("play", "selfplay")
+#: The lexicon names, asked of the installed command (its first column, after the header).
+LEXICON_NAMES = "lexforge lexicons --format tsv 2>/dev/null | tail -n +2 | cut -f1"
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -33,33 +33,59 @@ def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.Argument
     return {}
 
 
-def _command_case(name: str, sub: argparse.ArgumentParser) -> str:
+def _shown(actions: list[argparse.Action]) -> list[argparse.Action]:
+    """The actions a user is offered: not the hidden aliases."""
+    return [a for a in actions if a.help != argparse.SUPPRESS]
+
+
+def _value_kind(action: argparse.Action) -> str | list[str]:
+    """What an option's value completes as: its choices, "file", "dir", "lexicon" or ""."""
+    options = set(action.option_strings)
+    if action.choices:
+        return [str(choice) for choice in action.choices]
+    if options & set(LEXICON_OPTIONS):
+        return "lexicon"
+    if options & set(FILE_OPTIONS):
+        return "file"
+    if options & set(DIRECTORY_OPTIONS):
+        return "dir"
+    return ""
+
+
+def _positionals(name: str, sub: argparse.ArgumentParser) -> tuple[list[str], bool]:
+    """The words a command's positional argument completes as, and whether file names too."""
+    words = [str(c) for a in sub._actions if not a.option_strings and a.choices for c in a.choices]
+    if name == "scrabble":
+        return list(SCRABBLE_GAMES), True
+    takes_files = any(not a.option_strings and not a.choices for a in sub._actions)
+    return words, takes_files and name not in ("check", "pattern", "anagram")
+
+
+def _bash_case(name: str, sub: argparse.ArgumentParser) -> str:
     """The ``case`` branch completing the words after ``lexforge NAME``."""
-    options, file_options, other_options, lines = [], [], [], []
-    for action in sub._actions:
+    options, lines = [], []
+    by_kind: dict[str, list[str]] = {"file": [], "dir": [], "lexicon": [], "": []}
+    for action in _shown(sub._actions):
         options += action.option_strings
         if not action.option_strings or action.nargs == 0:
             continue
-        if action.choices:
-            values = " ".join(map(str, action.choices))
-            lines.append(f'{"|".join(action.option_strings)}) words="{values}";;')
-        elif set(action.option_strings) & set(FILE_OPTIONS):
-            file_options += action.option_strings
+        kind = _value_kind(action)
+        if isinstance(kind, list):
+            lines.append(f'{"|".join(action.option_strings)}) words="{" ".join(kind)}";;')
         else:
-            other_options += action.option_strings
-    if file_options:
-        lines.append(f"{'|'.join(file_options)}) files=1;;")
-    if other_options:
-        lines.append(f"{'|'.join(other_options)}) return;;")
-    positional = " ".join(
-        str(choice)
-        for a in sub._actions
-        if not a.option_strings and a.choices
-        for choice in a.choices
-    )
+            by_kind[kind] += action.option_strings
+    if by_kind["lexicon"]:
+        lines.append(f'{"|".join(by_kind["lexicon"])}) words="$({LEXICON_NAMES})"; dirs=1;;')
+    if by_kind["file"]:
+        lines.append(f"{'|'.join(by_kind['file'])}) files=1;;")
+    if by_kind["dir"]:
+        lines.append(f"{'|'.join(by_kind['dir'])}) dirs=1;;")
+    if by_kind[""]:
+        lines.append(f"{'|'.join(by_kind[''])}) return;;")
+    words, files = _positionals(name, sub)
     lines.append(
         f'*) if [[ "$cur" == -* ]]; then words="{" ".join(options)}"; '
-        f'else words="{positional}"; files={0 if positional else 1}; fi;;'
+        f'else words="{" ".join(words)}"; files={int(files)}; fi;;'
     )
     body = "".join(f"                {line}\n" for line in lines)
     return f'        {name})\n            case "$prev" in\n{body}            esac;;\n'
@@ -68,28 +94,131 @@ def _command_case(name: str, sub: argparse.ArgumentParser) -> str:
 def bash_script(parser: argparse.ArgumentParser) -> str:
     """A bash completion function for ``parser``'s program."""
     commands = _subcommands(parser)
+    shown = [name for name, sub in commands.items() if not name.startswith("scrabble-")]
     top = [option for action in parser._actions for option in action.option_strings]
-    cases = "".join(_command_case(name, sub) for name, sub in commands.items())
+    cases = "".join(_bash_case(name, sub) for name, sub in commands.items())
+    games = "|".join(SCRABBLE_GAMES)
     return f"""\
 # bash completion for lexforge (generated by: lexforge completion bash)
 _lexforge() {{
     local cur="${{COMP_WORDS[COMP_CWORD]}}" prev="${{COMP_WORDS[COMP_CWORD-1]}}"
-    local command="" words="" files=0 i
+    local command="" words="" files=0 dirs=0 i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${{COMP_WORDS[i]}}" in -*) ;; *) command="${{COMP_WORDS[i]}}"; break;; esac
     done
+    if [[ "$command" == scrabble ]] && ((i + 1 < COMP_CWORD)); then
+        case "${{COMP_WORDS[i+1]}}" in {games}) command="scrabble-${{COMP_WORDS[i+1]}}";; esac
+    fi
     case "$command" in
-        "") words="{" ".join([*commands, *top])}";;
+        "") words="{" ".join([*shown, *top])}";;
 {cases}    esac
     COMPREPLY=($(compgen -W "$words" -- "$cur"))
     if ((files)); then COMPREPLY+=($(compgen -f -- "$cur")); fi
+    if ((dirs)); then COMPREPLY+=($(compgen -d -- "$cur")); fi
 }}
 complete -o filenames -F _lexforge lexforge
 """
 
 
+def _fish_quote(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _fish_option(action: argparse.Action) -> str:
+    """The ``-s X -l NAME`` part of a fish ``complete`` line."""
+    flags = []
+    for option in action.option_strings:
+        if option.startswith("--"):
+            flags.append(f"-l {option[2:]}")
+        elif len(option) == 2:
+            flags.append(f"-s {option[1]}")
+        else:
+            flags.append(f"-o {option[1:]}")
+    return " ".join(flags)
+
+
+def _fish_help(action: argparse.Action) -> str:
+    """A short description: the help's first clause."""
+    text = (action.help or "").split(";")[0].split(" (")[0]
+    return f" -d {_fish_quote(text[:60])}" if text else ""
+
+
+def fish_script(parser: argparse.ArgumentParser) -> str:
+    """fish ``complete`` lines for ``parser``'s program."""
+    commands = _subcommands(parser)
+    games = " ".join(SCRABBLE_GAMES)
+    lines = [
+        "# fish completion for lexforge (generated by: lexforge completion fish)",
+        "function __lexforge_command",
+        "    # the command being completed: the first word that is no option (scrabble-play …)",
+        "    set -l words (commandline -opc)",
+        "    for i in (seq 2 (count $words))",
+        "        switch $words[$i]",
+        "            case '-*'",
+        "                continue",
+        "            case scrabble",
+        f"                if test (count $words) -gt $i; and contains -- $words[(math $i + 1)]"
+        f" {games}",
+        "                    echo scrabble-$words[(math $i + 1)]",
+        "                    return",
+        "                end",
+        "        end",
+        "        echo $words[$i]",
+        "        return",
+        "    end",
+        "end",
+        "function __lexforge_in",
+        '    test "$(__lexforge_command)" = "$argv[1]"',
+        "end",
+        "function __lexforge_lexicons",
+        f"    {LEXICON_NAMES}",
+        "end",
+        "complete -c lexforge -f",
+    ]
+    help_by_name = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            help_by_name = {c.dest: c.help for c in action._choices_actions}
+    for name in commands:
+        if name.startswith("scrabble-"):
+            continue
+        description = help_by_name.get(name) or ""
+        lines.append(
+            f"complete -c lexforge -n 'test -z \"$(__lexforge_command)\"' -a {name}"
+            f" -d {_fish_quote(description.split(';')[0][:60])}"
+        )
+    lines.append("complete -c lexforge -n 'test -z \"$(__lexforge_command)\"' -l version")
+    for name, sub in commands.items():
+        when = f"-n '__lexforge_in {name}'"
+        words, files = _positionals(name, sub)
+        if words:
+            lines.append(f"complete -c lexforge {when} -a {_fish_quote(' '.join(words))}")
+        if files:
+            lines.append(f"complete -c lexforge {when} -F")
+        for action in _shown(sub._actions):
+            if not action.option_strings:
+                continue
+            line = f"complete -c lexforge {when} {_fish_option(action)}{_fish_help(action)}"
+            if action.nargs != 0:
+                kind = _value_kind(action)
+                if isinstance(kind, list):
+                    line += f" -x -a {_fish_quote(' '.join(kind))}"
+                elif kind == "lexicon":
+                    line += " -x -a '(__lexforge_lexicons; __fish_complete_directories)'"
+                elif kind == "file":
+                    line += " -r -F"
+                elif kind == "dir":
+                    line += " -x -a '(__fish_complete_directories)'"
+                else:
+                    line += " -x"
+            lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
 def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
-    """The completion script of ``parser`` for ``shell`` (``bash`` or ``zsh``)."""
+    """The completion script of ``parser`` for ``shell`` (``bash``, ``zsh`` or ``fish``)."""
+    if shell == "fish":
+        return fish_script(parser)
     script = bash_script(parser)
     if shell == "bash":
         return script

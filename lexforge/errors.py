@@ -9,17 +9,32 @@ class UserError(Exception):
     """An expected failure, reported to the user as one line: what, which file, what to do."""
 
 
-def report_user_errors(main: Callable[[], int | None]) -> int:
-    """Run ``main``; turn a UserError into one line on stderr and exit status 1."""
+class EncodingError(UserError):
+    """A text file that is not in the encoding it was read with: ``advice`` says what to do,
+    in words the reader's user has (a pipeline source's setting, a command's option)."""
+
+    def __init__(self, problem: str, advice: str) -> None:
+        super().__init__(f"{problem}; {advice}")
+        self.problem = problem
+
+
+def report_user_errors(main: Callable[[], int | None], command: str = "") -> int:
+    """Run ``main``; turn a UserError into one line on stderr (``lexforge COMMAND: message``)
+    and exit status 1; Ctrl-C into exit status 130."""
     try:
         return main() or 0
     except UserError as error:
-        print(f"lexforge: {one_line(str(error))}", file=sys.stderr)
+        print(f"{error_prefix(command)}{one_line(str(error))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def error_prefix(command: str = "") -> str:
+    """The start of every error line: ``lexforge COMMAND: `` (``lexforge: `` without one)."""
+    return f"lexforge {command}: " if command else "lexforge: "
 
 
 #: A run of characters without a space longer than this in an error message is input quoted

@@ -296,6 +296,33 @@ class Lexicon:
                 while (line := text.readline()).startswith(key) and line:
                     yield line.rstrip(b"\n").decode("utf-8")
 
+    def pattern_rows(
+        self, pattern: bytes, prefix: str, values: array, chunk: int = 8192
+    ) -> Iterator[list[tuple[str, str, int]]]:
+        """The words matching a crossword ``pattern`` (UTF-8 bytes, ``?`` and ``*`` wild: see
+        lexforge._pattern) that start with ``prefix`` (its literal prefix), in code-point order,
+        as lists of up to ``chunk`` rows ``(word, word, score)``, the score summed from
+        ``values`` (by code point). Scanned by compiled code over ``words.txt`` (as grep does)
+        when built, else over the words of the trie with that prefix."""
+        from lexforge._pattern import match_lines
+
+        key = prefix.encode("utf-8")
+
+        def scan(text: bytes | mmap.mmap, start: int) -> Iterator[list[tuple[str, str, int]]]:
+            while start >= 0:
+                rows, start = match_lines(text, start, pattern, len(key), values, chunk)
+                if rows:
+                    yield rows
+
+        if self.path is None or not (self.path / "words.txt").is_file():
+            yield from scan("".join(w + "\n" for w in self.sorted_words(prefix)).encode(), 0)
+            return
+        with open(self.path / "words.txt", "rb") as file:
+            if file.seek(0, 2) == 0:
+                return
+            with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as text:
+                yield from scan(text, _first_line_at_least(text, key))
+
     def __contains__(self, word: str) -> bool:
         return word in self.words
 

@@ -19,12 +19,17 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations_with_replacement, groupby, product
+from time import monotonic
 
 from lexforge._phrase import PhraseSearch
 from lexforge.anagram import candidate_keys
 from lexforge.errors import UserError
 from lexforge.lexicon import Lexicon
 from lexforge.text import fold_tiles
+
+TYPE_CHECKING = False  # typing's constant, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 PHRASE_SORTS = ("longest", "words")
 MAX_LETTER_COUNT = 127  # of one letter: the packed counts' fields hold up to 7 bits
@@ -57,7 +62,21 @@ def phrase_letters(text: str, lexicon: Lexicon) -> str:
     return letters
 
 
-def phrases(
+def phrases(lexicon: Lexicon, text: str, **options: Any) -> Iterator[tuple[str, ...]]:
+    """Every multiset of lexicon words (of ``min_length``–``max_length`` letters, at most
+    ``max_words`` of them, one of them ``contains`` if given) using exactly the letters of
+    ``text``, as tuples of words (longest first, then alphabetical), streamed in ``sort`` order:
+    ``longest`` (longest word first) or ``words`` (fewest words first, then longest word).
+    The options are ``phrase_batches``'s."""
+    for batch in phrase_batches(lexicon, text, **options):
+        yield from batch
+
+
+class PhraseTimeout(UserError):
+    """The phrase search ran out of its time limit before it was over."""
+
+
+def phrase_batches(
     lexicon: Lexicon,
     text: str,
     *,
@@ -66,13 +85,15 @@ def phrases(
     max_length: int | None = None,
     contains: str = "",
     sort: str = "longest",
-) -> Iterator[tuple[str, ...]]:
-    """Every multiset of lexicon words (of ``min_length``–``max_length`` letters, at most
-    ``max_words`` of them, one of them ``contains`` if given) using exactly the letters of
-    ``text``, as tuples of words (longest first, then alphabetical), streamed in ``sort`` order:
-    ``longest`` (longest word first) or ``words`` (fewest words first, then longest word)."""
+    seconds: float | None = None,
+) -> Iterator[list[tuple[str, ...]]]:
+    """``phrases`` in lists, each as soon as the compiled search gives it: a list comes at
+    least every few milliseconds of search while there are phrases to find, so a caller that
+    writes each list at once streams from the first phrase. With ``seconds``, PhraseTimeout
+    when the search is not over after that long (the phrases found until then are given)."""
     if sort not in PHRASE_SORTS:
         raise UserError(f"unknown phrase sort '{sort}' (use one of: {', '.join(PHRASE_SORTS)})")
+    deadline = None if seconds is None else monotonic() + seconds
     letters = phrase_letters(text, lexicon)
     low = 1 if min_length is None else min_length
     high = len(letters) if max_length is None else max_length
@@ -92,7 +113,7 @@ def phrases(
         words_cap -= 1
         given = (word,)
         if not letters:
-            yield given
+            yield [given]
             return
     if words_cap < 1:
         return
@@ -102,11 +123,21 @@ def phrases(
     words_of = _WordsOfKey(lexicon, keys)
     for count in counts:
         search = _search(letters, keys, count, exact=sort == "words")
-        while batch := search.next_batch(BATCH):
-            for chosen in batch:
-                for found in words_of.expand(chosen):
-                    # longest first, then alphabetical (the sort is stable)
-                    yield tuple(sorted(sorted(found + given), key=len, reverse=True))
+        while not search.done:
+            # Python runs its signal handlers between calls: Ctrl-C stops a search at once.
+            if batch := search.next_batch(BATCH):
+                # each phrase's words longest first, then alphabetical (the sort is stable)
+                yield [
+                    tuple(sorted(sorted(found + given), key=len, reverse=True))
+                    for chosen in batch
+                    for found in words_of.expand(chosen)
+                ]
+            if (
+                deadline is not None
+                and monotonic() > deadline
+                and not (search.done and count == counts[-1])
+            ):
+                raise PhraseTimeout(f"phrase '{text}': the search was not over after {seconds:g} s")
 
 
 def _word_order(word: str) -> tuple[int, str]:

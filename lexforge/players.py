@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import TextIO
 
 from lexforge import endgame, scrabble
-from lexforge.errors import UserError, one_line
+from lexforge.errors import UserError, error_prefix, one_line
 from lexforge.game import Player, View
 from lexforge.leaves import Leaves
 from lexforge.plays import (
@@ -265,7 +265,8 @@ class Human:
                     rack_after(view.rack, action.tiles)
                 return action
             except UserError as error:  # rack errors name tiles: [CH] as typed
-                self.out.write(f"lexforge: {one_line(language.spell(str(error), bracket=True))}\n")
+                message = one_line(language.spell(str(error), bracket=True))
+                self.out.write(f"{error_prefix('scrabble play')}{message}\n")
 
     def tile_play(self, view: View, placed: tuple, across: bool) -> Action:
         board, lexicon = view.board, view.lexicon

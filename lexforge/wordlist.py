@@ -25,13 +25,17 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import sys
 import tempfile
+import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from lexforge.anagramindex import anagram_index
-from lexforge.errors import UserError
+from lexforge.errors import EncodingError, UserError, excerpt
 from lexforge.language import Language, find_language_file, load_language_data
 from lexforge.lexicon import Lexicon, word_trie
 from lexforge.paths import MANIFEST, cache_dir
@@ -43,30 +47,116 @@ CACHE_FORMAT = 4  # 4: plain lists taken whole, the junk rules on request (``cle
 ASPELL_PATTERNS = ("*.multi", "*.cwl.gz", "*.dat")
 
 
+#: A list compiles in about a second per this many bytes: above it, say so before compiling.
+ANNOUNCE_BYTES = 1_000_000
+#: Otherwise say so if compiling takes longer than this many seconds.
+ANNOUNCE_AFTER = 1.0
+
+
 def lexicon_from_wordlist(
-    path: Path, fmt: str, language_spec: str, clean: bool | None = None
+    path: Path,
+    fmt: str,
+    language_spec: str,
+    clean: bool | None = None,
+    encoding: str | None = None,
+    say: Callable[[str], None] | None = None,
+    progress: bool = False,
 ) -> Lexicon:
-    """The lexicon of ``path`` read as ``fmt`` with the language's rules, cleaned if ``clean``
-    (None: if ``fmt`` is a spell-checker format), from the cache (built there on first use)."""
+    """The lexicon of ``path`` read as ``fmt`` (in ``encoding``, UTF-8 by default) with the
+    language's rules, cleaned if ``clean`` (None: if ``fmt`` is a spell-checker format), from
+    the cache (built there on first use). A compile that is long (a list of ANNOUNCE_BYTES, or
+    one taking ANNOUNCE_AFTER seconds) is told to ``say`` with ``progress`` (default: a
+    ``lexforge:`` line on stderr): what it does, where it caches, and when done, the cache's
+    size. The entries left out are told in any case."""
     from lexforge.sources import CLEANED
 
-    if not path.is_file():
-        raise UserError(f"{path}: file not found")
+    if say is None:
+        say = print_line
+    check_wordlist_path(path)
     if clean is None:
         clean = fmt in CLEANED
     language_file = find_language(language_spec)
-    folder = cache_dir() / f"wordlist-{cache_key(path, fmt, language_file, clean)}"
+    folder = cache_dir() / f"wordlist-{cache_key(path, fmt, language_file, clean, encoding)}"
     if not (folder / MANIFEST).is_file():  # only now is the language file parsed and validated
-        data = load_language_data(language_file)
-        language = Language.from_dict(data)
-        language_text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-        words, source = normalized_words(path, fmt, language, clean)
-        build_cached(folder, words, language, language_text, source)
+        with announced(path, folder, say if progress else None):
+            data = load_language_data(language_file)
+            language = Language.from_dict(data)
+            language_text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+            words, source = normalized_words(path, fmt, language, clean, encoding)
+            build_cached(folder, words, language, language_text, source)
         if source["rejected"]:
-            print(f"lexforge: {refusals_line(path, source)}", file=sys.stderr)
+            say(refusals_line(path, source))
     lexicon = Lexicon.open(folder)
     lexicon.name = path.name
     return lexicon
+
+
+def check_wordlist_path(path: Path) -> None:
+    """UserError, saying what it is, unless ``path`` is a regular file: missing, a directory,
+    or a device or pipe (``/dev/null``, ``<(command)``: a list is read twice, once for its
+    cache key and once to compile it)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found") from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        raise UserError(f"{excerpt(str(path))}: cannot read ({error})") from None
+    if stat.S_ISDIR(mode):
+        raise UserError(f"{path}: is a directory, expected a word list file")
+    if stat.S_ISCHR(mode) and path.resolve() == Path(os.devnull).resolve():
+        raise UserError(f"{path}: empty word list (nothing can be read from {os.devnull})")
+    if not stat.S_ISREG(mode):
+        raise UserError(
+            f"{path}: not a regular file (a device or a pipe): a word list is read twice, "
+            "to find it in the cache and to compile it; save it to a file first"
+        )
+
+
+@contextmanager
+def announced(path: Path, folder: Path, say: Callable[[str], None] | None) -> Iterator[None]:
+    """Tell ``say`` about the compile in the block if it is long: at once for a large list,
+    else after ANNOUNCE_AFTER seconds; then, if told, how long it took and the cache's size."""
+    if say is None:
+        yield
+        return
+    import threading
+
+    size = path.stat().st_size
+    told = threading.Event()
+
+    def tell() -> None:
+        told.set()
+        say(
+            f"compiling {path.name} ({megabytes(size)}) into the word-list cache, once: "
+            f"{folder} (later queries on this file read it there)"
+        )
+
+    start = time.monotonic()
+    timer = threading.Timer(ANNOUNCE_AFTER, tell)
+    timer.daemon = True
+    if size >= ANNOUNCE_BYTES:
+        tell()
+    else:
+        timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+    if told.is_set():
+        cached = sum(f.stat().st_size for f in folder.iterdir())
+        say(
+            f"compiled {path.name} in {time.monotonic() - start:.1f} s: {megabytes(cached)} "
+            f"cached in {folder} (the whole cache: {folder.parent}; to free it: rm -r it)"
+        )
+
+
+def print_line(message: str) -> None:
+    """A ``lexforge:`` line on stderr (callers that know their command give their own)."""
+    print(f"lexforge: {message}", file=sys.stderr)
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
 
 
 def find_language(spec: str) -> Path:
@@ -79,13 +169,17 @@ def find_language(spec: str) -> Path:
     return path
 
 
-def cache_key(path: Path, fmt: str, language_file: Path, clean: bool) -> str:
-    """Hex digest of the format, the cleaning, the language file and every file the list is
-    read from."""
+def cache_key(
+    path: Path, fmt: str, language_file: Path, clean: bool, encoding: str | None = None
+) -> str:
+    """Hex digest of the format, the cleaning, the encoding, the language file and every file
+    the list is    read from."""
     files = [path]
     if fmt == "aspell":
         files = sorted({path, *(p for pat in ASPELL_PATTERNS for p in path.parent.glob(pat))})
     rules = f"{CACHE_FORMAT}\0{fmt}\0clean={int(clean)}\0{sha256_file(language_file)}"
+    if encoding is not None:  # (no encoding keeps the keys lists had before --encoding)
+        rules += f"\0{encoding}"
     digest = hashlib.sha256(rules.encode())
     for file in files:
         digest.update(f"\0{file.name}\0{sha256_file(file)}".encode())
@@ -93,19 +187,32 @@ def cache_key(path: Path, fmt: str, language_file: Path, clean: bool) -> str:
 
 
 def normalized_words(
-    path: Path, fmt: str, language: Language, clean: bool
+    path: Path, fmt: str, language: Language, clean: bool, encoding: str | None = None
 ) -> tuple[list[str], dict]:
     """The list's words normalized with the language's default rules (the junk rules too if
     ``clean``), sorted, unique; and the source's record: file, format, cleaning, entries read,
-    refused by reason, the first refused entries of each reason."""
+    refused by reason, the first refused entries of each reason. The file is read in
+    ``encoding`` (default UTF-8)."""
     from lexforge.normalize import Normalizer  # the readers: only when the cache misses
     from lexforge.sources import CASE_SENSITIVE
     from lexforge.sources.read import read_entries
 
     normalizer = Normalizer(language, case_sensitive=CASE_SENSITIVE[fmt] and clean, classify=clean)
     pruned: Counter[frozenset[str]] = Counter()
-    entries = read_entries(fmt, path, reject_chars=normalizer.reject_chars(), pruned=pruned)
-    words = normalizer.normalize_distinct(entries)
+    try:  # (a reader may read the whole file when called, or as it is iterated)
+        entries = read_entries(
+            fmt, path, encoding, reject_chars=normalizer.reject_chars(), pruned=pruned
+        )
+        words = normalizer.normalize_distinct(entries)
+    except EncodingError as error:
+        if encoding is None:
+            advice = (
+                "give its encoding, e.g. --encoding latin-1 "
+                f"(or convert it: iconv -f latin1 -t utf-8 {path} > {path.stem}-utf8.txt)"
+            )
+        else:
+            advice = "give its encoding with --encoding (or none if it is UTF-8)"
+        raise UserError(f"{error.problem}; {advice}") from None
     normalizer.count_pruned(pruned)
     source = {
         "file": path.name,

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import select
 import shutil
+import signal
 import subprocess
 import sys
+import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from build_helpers import ROOT
+
+from lexforge.lexicon import Lexicon
 
 LEXFORGE = str(Path(sys.executable).with_name("lexforge"))
 WORDDLE_DICT = ROOT / "raw/en/dict/american-english"
@@ -21,9 +29,18 @@ def run(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.Co
     return subprocess.run([LEXFORGE, *args], input=stdin, capture_output=True, text=True, cwd=cwd)
 
 
+#: Every error line: ``lexforge COMMAND: message`` (``lexforge: `` when no command was named).
+ERROR_LINE = re.compile(r"lexforge(?: (?:scrabble )?[a-z-]+)?: \S.*\n")
+#: The end of a usage error's line (a command line argparse refuses), which exits 2.
+USAGE_END = re.compile(r" \(see: lexforge(?: (?:scrabble )?[a-z-]+)? --help\)\n$")
+
+
 def fails_in_one_line(done: subprocess.CompletedProcess, *fragments: str) -> None:
-    assert done.returncode == 1, done
+    """One error line, ``lexforge COMMAND: message``; exit status 2 for a usage error (its
+    line points to the help), 1 for any other."""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert ERROR_LINE.fullmatch(done.stderr), done.stderr
+    assert done.returncode == (2 if USAGE_END.search(done.stderr) else 1), done
     for fragment in fragments:
         assert fragment in done.stderr
 
@@ -280,3 +297,345 @@ def test_help_is_as_wide_as_argparse_makes_it(monkeypatch, columns):
         ours = parser.format_help()
         parser.formatter_class = argparse.HelpFormatter
         assert ours == parser.format_help()
+
+
+# One consistent command line: errors, --format, option names, help, completion, -d, phrases.
+
+
+@pytest.mark.parametrize(
+    ("args", "line", "code"),
+    [
+        (["anagarm", "ABC"], "lexforge: 'anagarm' is not a command; did you mean anagram?", 2),
+        (["boggle", "ABCD/EFGH", "--min-lenght", "3"], "lexforge boggle: unrecognized", 2),
+        (["boggle", "ABCD/EFGH", "--min-lenght", "3"], "did you mean --min-length?", 2),
+        (["anagram", "ABC", "--min", "0"], "lexforge anagram: argument --min: 0 is out", 2),
+        (["anagram", "--lexicon", "fr"], "lexforge anagram: give LETTERS", 1),
+        (["pattern", "", "--lexicon", "fr"], "lexforge pattern: empty pattern", 1),
+        (["scrabble", "play", "--players", "cpu"], "lexforge scrabble play: ", 1),
+        (["report", "--lexicon", "xx"], "lexforge report: ", 1),
+        (["verify", "--format", "xml"], "lexforge verify: argument --format: invalid", 2),
+    ],
+)
+def test_every_error_names_its_command(build_dir, tmp_path, args, line, code):
+    done = run(*args, cwd=ROOT if "fr" in args else tmp_path)
+    fails_in_one_line(done)
+    assert done.returncode == code and line in done.stderr, done.stderr
+    command = " ".join(args[:2]) if args[:2] == ["scrabble", "play"] else args[0]
+    named = f"lexforge {command}: " if args[0] in commands() else "lexforge: "
+    assert done.stderr.startswith(named)
+
+
+def test_verify_problems_name_the_command(build_dir, tmp_path):
+    copy = tmp_path / "fr"
+    shutil.copytree(build_dir / "fr", copy)
+    (copy / "language.json").write_text("{}")
+    done = run("verify", "--lexicon", str(copy))
+    assert done.returncode == 1 and "language.json" in done.stderr
+    assert all(line.startswith("lexforge verify: ") for line in done.stderr.splitlines())
+
+
+def test_bare_lexforge_prints_the_help():
+    done = run()
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.startswith("usage: lexforge") and done.stdout == run("--help").stdout
+    assert "scrabble-play" not in done.stdout  # reached as "scrabble play"
+    assert "SUPPRESS" not in done.stdout
+
+
+def commands() -> dict[str, argparse.ArgumentParser]:
+    from lexforge.cli import build_parser
+
+    full = build_parser()
+    (action,) = (a for a in full._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+#: The commands that print no answer: a server, an installer, a shell script.
+NOT_ANSWERS = ("serve", "install", "completion")
+
+
+def test_every_command_that_prints_takes_format_and_json():
+    for name, parser in commands().items():
+        options = {o for a in parser._actions for o in a.option_strings}
+        assert ({"--format", "--json"} <= options) == (name not in NOT_ANSWERS), name
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "tsv"])
+def test_verify_takes_every_format(build_dir, fmt):
+    done = run("verify", "--lexicon", "fr", "--format", fmt)
+    assert done.returncode == 0, done.stderr
+    if fmt == "json":
+        data = json.loads(done.stdout)
+        assert data["command"] == "verify" and data["ok"] and data["results"] == []
+        assert data == json.loads(run("verify", "--lexicon", "fr", "--json").stdout)
+    else:
+        assert done.stdout in ("", "problem\n")
+
+
+def test_report_takes_format_json(build_dir):
+    done = run("report", "--lexicon", "fr", "--format", "json")
+    assert done.returncode == 0
+    report = json.loads(done.stdout)
+    assert report == json.loads((build_dir / "fr" / "report.json").read_text())
+    assert report == json.loads(run("report", "--lexicon", "fr", "--json").stdout)
+
+
+def test_word_lengths_have_one_name_in_every_command():
+    """--min-length/--max-length everywhere; the old spellings parse, hidden from the help."""
+    for name, parser in commands().items():
+        help_text = parser.format_help()
+        for old in ("--min ", "--min-len ", "--max ", "--min=", "--max="):
+            assert old not in help_text, (name, old)
+    parser = commands()["anagram"]
+    new = parser.parse_args(["ABC", "--min-length", "2", "--max-length", "3"])
+    for old in (["--min", "2", "--max", "3"], ["--min-len", "2", "--max", "3"]):
+        assert parser.parse_args(["ABC", *old]) == new
+    for name in ("boggle", "worddle", "best-board", "anagram"):
+        assert "--min-length" in commands()[name].format_help(), name
+
+
+def test_every_option_says_its_default_and_every_command_what_it_does():
+    for name, parser in commands().items():
+        assert parser.description and len(parser.description) > 20, name
+        assert "brief" not in parser.format_help(), name  # worddle is no brief's
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS or not action.option_strings:
+                continue
+            if action.nargs == 0 or action.required:  # flags, --help, required options
+                assert action.help, (name, action.option_strings)
+                continue
+            assert "default" in (action.help or ""), (name, action.option_strings)
+        for action in parser._actions:
+            if not action.option_strings:  # positional arguments say what they are
+                assert action.help, (name, action.dest)
+
+
+def test_selfplay_offers_only_the_players_it_takes():
+    assert "human" not in commands()["scrabble-selfplay"].format_help()
+    assert "human" in commands()["scrabble-play"].format_help()
+
+
+def test_the_help_names_the_word_list_cache():
+    help_text = run("anagram", "--help").stdout
+    assert "cache" in help_text and "LEXFORGE_CACHE" in help_text and "rm -r" in help_text
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("/dev/null", "/dev/null: empty word list"),
+        (".", ".: is a directory"),
+        ("-", "-d -: a word list is not read from stdin"),
+        ("nowhere.txt", "nowhere.txt: file not found"),
+    ],
+)
+def test_wordlist_that_is_no_file_says_what_it_is(tmp_path, spec, message):
+    done = run("anagram", "ABC", "-d", spec, cwd=tmp_path, stdin="")
+    fails_in_one_line(done, f"lexforge anagram: {message}")
+
+
+def test_wordlist_from_a_pipe_says_to_save_it(tmp_path):
+    fifo = tmp_path / "words"
+    os.mkfifo(fifo)
+    done = run("anagram", "ABC", "-d", str(fifo), cwd=tmp_path)  # never opened: no hang
+    fails_in_one_line(done, "not a regular file", "save it to a file")
+
+
+def test_latin1_wordlist_is_read_with_encoding(tmp_path):
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("café\nchat\nthé\n".encode("latin-1"))
+    done = run("anagram", "EFAC", "-d", "latin1.txt", "--language", "fr", cwd=tmp_path)
+    fails_in_one_line(done, "latin1.txt: not valid utf-8 at line 1", "--encoding latin-1", "iconv")
+    assert "config" not in done.stderr  # a wheel user has no config/config.yaml
+    done = run(
+        "anagram", "EFAC", "-d", "latin1.txt", "--encoding", "latin-1", "--language", "fr",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.split() == ["CAFE"]
+    assert "--encoding" in run("anagram", "--help").stdout
+
+
+@pytest.mark.parametrize("big", [True, False])
+def test_long_wordlist_compile_says_what_and_where(tmp_path, monkeypatch, big):
+    """A large list is announced before it compiles; a small one whose compile takes longer
+    than ANNOUNCE_AFTER, once that time has passed; either way the cache and its size after."""
+    import time
+
+    from lexforge import wordlist
+
+    monkeypatch.setenv("LEXFORGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(wordlist, "ANNOUNCE_BYTES", 1 if big else 10**9)
+    monkeypatch.setattr(wordlist, "ANNOUNCE_AFTER", 0.05)
+    slow = wordlist.write_artifacts
+
+    def write_artifacts(*args, **kwargs):
+        time.sleep(0.5)
+        slow(*args, **kwargs)
+
+    monkeypatch.setattr(wordlist, "write_artifacts", write_artifacts)
+    words = tmp_path / "words.txt"
+    words.write_text("CHAT\nCHIEN\n")
+    said: list[str] = []
+    lexicon = wordlist.lexicon_from_wordlist(words, "ods", "fr", say=said.append, progress=True)
+    assert "CHAT" in lexicon and len(said) == 2, said
+    (folder,) = (tmp_path / "cache").glob("wordlist-*")
+    assert said[0].startswith("compiling words.txt (0.0 MB)") and str(folder) in said[0]
+    assert said[1].startswith("compiled words.txt in ") and "MB cached in" in said[1]
+    assert "rm -r" in said[1]
+    said.clear()
+    wordlist.lexicon_from_wordlist(words, "ods", "fr", say=said.append, progress=True)
+    assert said == []  # read from the cache: nothing to say
+
+
+def test_long_wordlist_compile_is_told_on_a_terminal(build_dir, tmp_path):
+    """A list over ANNOUNCE_BYTES, from the command: the notes go to a terminal's stderr (a
+    pseudo-terminal here), not to a pipe (scripts and logs get the answer alone)."""
+    import pty
+
+    from lexforge.wordlist import ANNOUNCE_BYTES
+
+    big = tmp_path / "big.txt"
+    with open(build_dir / "it" / "words.txt", "rb") as words:
+        big.write_bytes(words.read(ANNOUNCE_BYTES + 1000).rsplit(b"\n", 1)[0] + b"\n")
+    word = big.read_text().split("\n", 1)[0]
+    command = [LEXFORGE, "anagram", word, "-d", str(big), "--language", "it"]
+    environment = {**os.environ, "LEXFORGE_CACHE": str(tmp_path / "piped")}
+    piped = subprocess.run(command, capture_output=True, text=True, env=environment)
+    assert piped.returncode == 0 and piped.stderr == "" and word in piped.stdout.split()
+    main, terminal = pty.openpty()
+    environment["LEXFORGE_CACHE"] = str(tmp_path / "seen")
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=terminal, env=environment)
+    os.close(terminal)
+    told = b""
+    while select.select([main], [], [], 0.5)[0]:
+        try:
+            told += os.read(main, 4096)
+        except OSError:
+            break
+    os.close(main)
+    lines = told.decode().splitlines()
+    assert done.returncode == 0 and len(lines) == 2, told
+    assert lines[0].startswith("lexforge anagram: compiling big.txt (1.0 MB) into the word-list")
+    assert str(tmp_path / "seen") in lines[0] and "MB cached in" in lines[1]
+
+
+def test_quick_wordlist_compile_says_nothing(tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("CHAT\nCHIEN\n")
+    done = run("anagram", "CHAT", "-d", str(words), cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "" and done.stdout.split() == ["CHAT"]
+
+
+PANGRAM = "the quick brown fox jumps over the lazy dog"
+
+
+def test_phrase_search_streams_from_its_first_phrase(build_dir):
+    """The longest-first search finds its first phrases in a second; each is written at once
+    (the search used to hold them until 2,048 had been found)."""
+    command = [LEXFORGE, "anagram", "--phrase", PANGRAM, "--lexicon", "en"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT) as search:
+        try:
+            assert select.select([search.stdout], [], [], 20)[0], "no phrase in 20 s"
+            first = search.stdout.readline()
+        finally:
+            search.kill()
+    assert sorted(first.replace(" ", "").strip()) == sorted(PANGRAM.upper().replace(" ", ""))
+
+
+def test_phrase_search_stops_at_its_time_limit(build_dir):
+    """Fewest words first on the pangram finds nothing for minutes: --seconds ends it, saying
+    so in one line, after a valid (empty) answer."""
+    start = time.monotonic()
+    done = run("anagram", "--phrase", PANGRAM, "--sort", "words", "--lexicon", "en",
+               "--seconds", "1", "--json")  # fmt: skip
+    assert time.monotonic() - start < 15
+    fails_in_one_line(done, "not over after 1 s", "no phrase found yet", "--seconds")
+    assert json.loads(done.stdout)["results"] == []
+
+
+def test_ctrl_c_stops_a_phrase_search_at_once(build_dir):
+    """SIGINT during a long compiled search: exit status 130 within a second."""
+    command = [LEXFORGE, "anagram", "--phrase", PANGRAM, "--sort", "words", "--lexicon", "en"]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+    ) as search:
+        time.sleep(3)  # in the compiled search by now
+        assert search.poll() is None
+        sent = time.monotonic()
+        search.send_signal(signal.SIGINT)
+        try:
+            search.wait(timeout=10)
+        finally:
+            search.kill()
+        assert time.monotonic() - sent < 1.0 and search.returncode == 130
+
+
+def test_pattern_scan_agrees_with_a_regex_over_words_txt(build_dir):
+    """The compiled scan against Python's re over the whole file, letters of several bytes
+    included (de-scrabble's Ä Ö Ü, es-scrabble's Ñ and tile symbols), and with a rack."""
+    for name, patterns in [
+        ("de-scrabble", ["*Ä*", "?Ü??", "*ÖS*", "Ä*"]),
+        ("es-scrabble", ["*Ñ?", "*A*E*", "??"]),
+        ("fr", ["C?A??", "*TION", "A*B*C", "*"]),
+    ]:
+        lines = (build_dir / name / "words.txt").read_text(encoding="utf-8").splitlines()
+        spell = Lexicon.open(build_dir / name).language.spell  # the command spells Ř as RR
+        for pattern in patterns:
+            regex = re.escape(pattern).replace(r"\?", ".").replace(r"\*", ".*")
+            expected = [spell(word) for word in lines if re.fullmatch(regex, word)]
+            done = run("pattern", pattern, "--lexicon", name, "--format", "tsv")
+            rows = [line.split("\t") for line in done.stdout.splitlines()[1:]]
+            assert [row[0] for row in rows] == expected, (name, pattern)
+    data = json.loads(run("pattern", "S??S", "--rack", "OU*", "--lexicon", "fr", "--json").stdout)
+    four = re.findall("^S..S$", (build_dir / "fr/words.txt").read_text(), re.M)
+    jokers = {word: sum((Counter(word[1:3]) - Counter("OU")).values()) for word in four}
+    assert [r["word"] for r in data["results"]] == [w for w in four if jokers[w] <= 1]
+
+
+def test_pattern_on_a_wordlist(tmp_path):
+    """-d lists have no words.txt: the same scan over the trie's words."""
+    words = tmp_path / "words.txt"
+    words.write_text("CHAT\nCHATS\nACHAT\nCHOC\n")
+    done = run("pattern", "*CH?*", "-d", str(words), "--sort", "alpha", "--json", cwd=tmp_path)
+    assert [(r["word"], r["score"]) for r in json.loads(done.stdout)["results"]] == [
+        ("ACHAT", 1 + 3 + 4 + 1 + 1), ("CHAT", 9), ("CHATS", 10), ("CHOC", 3 + 4 + 1 + 3)
+    ]  # fmt: skip
+
+
+def test_pattern_answers_within_a_second_on_the_largest_lexicon(build_dir):
+    """'*A*E*I*' on the largest default lexicon: the process's CPU time, start included, under
+    a second (3.8 s on it's 3 million words when each line was read and matched in Python), and
+    the words grep's regular expression finds in words.txt."""
+    import resource
+
+    largest = max(build_dir.glob("*/words.txt"), key=lambda path: path.stat().st_size).parent
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = run("pattern", "*A*E*I*", "--lexicon", largest.name)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    lines = (largest / "words.txt").read_text(encoding="utf-8").splitlines()
+    spell = Lexicon.open(largest).language.spell
+    expected = [spell(word) for word in lines if re.fullmatch(".*A.*E.*I.*", word)]
+    assert done.returncode == 0 and done.stdout.split() == expected and len(expected) > 10_000
+    assert cpu < 1.0, cpu
+
+
+def test_phrase_search_in_small_steps_finds_the_same_phrases(build_dir):
+    """The compiled search paused every few steps (to let Ctrl-C and the clock in) and resumed
+    gives the same phrases in the same order as in one go, with fewer than asked (even none)
+    per call."""
+    from lexforge.phrase import _candidate_keys, _search, phrase_letters
+
+    en = Lexicon.open(build_dir / "en")
+    letters = phrase_letters("william shakespeare", en)
+    keys = _candidate_keys(en, letters, 2, len(letters))
+    for count, exact in ((3, False), (2, True), (3, True)):
+        whole, search = [], _search(letters, keys, count, exact=exact)
+        while not search.done:
+            whole += search.next_batch(10**6)
+        stepped, empty, search = [], 0, _search(letters, keys, count, exact=exact)
+        while not search.done:
+            batch = search.next_batch(7, steps=3)
+            stepped += batch
+            empty += not batch
+        assert stepped == whole and whole and empty > 0, (count, exact)

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from functools import cache
 from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 from build_helpers import ROOT
@@ -298,27 +299,54 @@ def test_check_every_word_of_the_lexicon_has_a_source(build_dir):
         assert fr.sources_of(word) == [n for bit, n in enumerate(names) if mask >> bit & 1]
 
 
-def test_bash_completion_completes_commands_options_and_choices():
-    script = run("completion", "bash").stdout
+#: The shells run completion as in a terminal: lexforge on the PATH, in the repository (so
+#: ``lexforge lexicons`` lists ./build's lexicons).
+SHELL_ENV = {"PATH": f"{Path(LEXFORGE).parent}:/usr/bin:/bin", "HOME": "/nonexistent"}
+LEXICONS = {"de", "en", "es", "fr", "it", "nl", "pt"}
+
+
+def bash_complete(*words: str, shell: str = "bash") -> list[str]:
+    """What the completion function offers for ``lexforge WORDS…`` (the last being completed),
+    run by the real bash, or by zsh through bashcompinit (its own compgen, which leaves the
+    matching of the word being completed to zsh: done here as zsh does, by prefix)."""
+    script = run("completion", shell).stdout
+    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+    call = f"COMP_WORDS=(lexforge {quoted}); COMP_CWORD={len(words)}; _lexforge; "
+    if shell == "bash":
+        command = ["bash", "--norc", "-c", f"{script}\n{call}printf '%s\\n' \"${{COMPREPLY[@]}}\""]
+    else:
+        setup = "autoload -U compinit && compinit -u; setopt ksharrays; "
+        command = ["zsh", "-f", "-c", f'{setup}{script}\n{call}print -l -- "${{COMPREPLY[@]}}"']
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=SHELL_ENV)
+    assert done.returncode == 0, done.stderr
+    return [word for word in done.stdout.split() if word.startswith(words[-1])]
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+def test_bash_and_zsh_complete_commands_options_values_and_lexicons(build_dir, shell):
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
 
     def complete(*words: str) -> list[str]:
-        program = (
-            f"{script}\nCOMP_WORDS=(lexforge {' '.join(repr(w) for w in words)}); "
-            f"COMP_CWORD={len(words)}; _lexforge; "
-            "printf '%s\\n' \"${COMPREPLY[@]}\""
-        )
-        done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, cwd=ROOT)
-        assert done.returncode == 0, done.stderr
-        return done.stdout.split()
+        return bash_complete(*words, shell=shell)
 
     assert {"anagram", "boggle", "check", "completion"} <= set(complete(""))
+    assert "scrabble-play" not in complete("")
     assert complete("bo") == ["boggle"]
+    offered = complete("scrabble", "p")  # the game, or a board file
+    assert "play" in offered and "pyproject.toml" in offered and "selfplay" not in offered
+    assert complete("scrabble", "play", "--pl") == ["--players"]
     assert {"--format", "--lexicon", "--show", "--svg", "--threads"} <= set(
         complete("boggle", "--")
     )
+    assert "--min" not in complete("anagram", "--m")  # hidden aliases are not offered
+    assert "--min-length" in complete("anagram", "--m")
     assert complete("boggle", "--format", "") == ["text", "json", "jsonl", "tsv"]
     assert complete("ruzzle", "--sort", "s") == ["score", "start"]
-    assert complete("completion", "") == ["bash", "zsh"]
+    assert complete("completion", "") == ["bash", "zsh", "fish"]
+    assert complete("report", "--format", "") == ["text", "json"]
+    assert set(complete("anagram", "--lexicon", "")) >= LEXICONS
+    assert complete("pattern", "-l", "f") == ["fr"]
     assert "README.md" in complete("boggle", "README")
 
 
@@ -334,6 +362,38 @@ def test_zsh_completion_loads_in_zsh():
         text=True,
     )
     assert done.returncode == 0 and "_lexforge: function" in done.stdout, done.stderr
+
+
+def test_fish_completes_commands_options_values_and_lexicons(build_dir, tmp_path):
+    """fish's own completion engine (``complete -C``) on the script, as fish loads it."""
+    if shutil.which("fish") is None:
+        pytest.skip("fish is not installed")
+    script = tmp_path / "lexforge.fish"
+    script.write_text(run("completion", "fish").stdout)
+
+    def complete(line: str) -> list[str]:
+        done = subprocess.run(
+            ["fish", "--no-config", "-c", f"source {script}; complete -C '{line}'"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**SHELL_ENV, "HOME": str(tmp_path)},
+        )
+        assert done.returncode == 0 and not done.stderr, done.stderr
+        return [entry.split("\t")[0] for entry in done.stdout.splitlines()]
+
+    assert {"anagram", "boggle", "check", "completion", "scrabble"} <= set(complete("lexforge "))
+    assert "scrabble-play" not in complete("lexforge ")
+    offered = complete("lexforge scrabble p")  # the game, or a board file
+    assert "play" in offered and "pyproject.toml" in offered and "selfplay" not in offered
+    assert "--players" in complete("lexforge scrabble play --pl")
+    assert "--min-length" in complete("lexforge anagram --m")
+    assert "--min" not in complete("lexforge anagram --m")
+    assert complete("lexforge boggle --format ") == ["json", "jsonl", "text", "tsv"]
+    assert complete("lexforge completion ") == ["bash", "fish", "zsh"]
+    assert set(complete("lexforge anagram --lexicon ")) >= LEXICONS
+    assert "fr" in complete("lexforge pattern -l f")
+    assert "README.md" in complete("lexforge boggle README")
 
 
 def test_ruzzle_rows_are_the_solver_s(build_dir):

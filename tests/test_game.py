@@ -239,7 +239,9 @@ def test_a_human_gets_one_line_per_bad_move_then_plays():
     game.racks[0] = "ACHSTZ?"
     action = human.choose(game.view(0))
     assert action.notation == "8H CHAT" and action.score == (3 + 4 + 1 + 1) * 2
-    errors = [line for line in out.getvalue().splitlines() if line.startswith("lexforge:")]
+    errors = [
+        line for line in out.getvalue().splitlines() if line.startswith("lexforge scrabble play: ")
+    ]
     assert len(errors) == 5
     assert "has no XY" in errors[0]
     assert "start square (8H)" in errors[1] and "start square" in errors[2]

@@ -111,7 +111,7 @@ def test_show_a_word_not_on_the_grid_fails_in_one_line(build_dir):
     done = run("boggle", "PERS/LATG/SINE/TERS", "--lexicon", "en", "--show", "QUIXOTIC")
     assert (
         done.returncode == 1
-        and done.stderr == "lexforge: nothing to draw: 'QUIXOTIC' is on no grid\n"
+        and done.stderr == "lexforge boggle: nothing to draw: 'QUIXOTIC' is on no grid\n"
     )
 
 

@@ -211,7 +211,8 @@ def test_query_errors_are_422_with_the_cli_message(client, path, params, args):
     message = error_of(client.post(f"/api/lexicons/{path}", json=params), 422)
     # The CLI reads grids and boards from stdin; the API names them by their parameter.
     source = "board" if command == "scrabble" else "grid"
-    assert message == done.stderr.strip().removeprefix("lexforge: ").replace("<stdin>", source)
+    prefix = f"lexforge {args[0]}: "
+    assert message == done.stderr.strip().removeprefix(prefix).replace("<stdin>", source)
 
 
 @pytest.mark.parametrize(
@@ -415,10 +416,7 @@ def test_serve_without_the_extra_says_how_to_install_it():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 1
-    assert (
-        done.stderr
-        == "lexforge: lexforge serve needs the serve extra: pip install 'lexforge[serve]'\n"
-    )
+    assert done.stderr == "lexforge serve: needs the serve extra: pip install 'lexforge[serve]'\n"
 
 
 def free_port() -> int:
@@ -461,7 +459,7 @@ def test_lexforge_serve_binds_localhost_by_default(build_dir, workers):
             assert second.returncode == 1
             assert (
                 second.stderr
-                == f"lexforge: cannot listen on 127.0.0.1:{port} (Address already in use)\n"
+                == f"lexforge serve: cannot listen on 127.0.0.1:{port} (Address already in use)\n"
             )
     finally:
         server.terminate()

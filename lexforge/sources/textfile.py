@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lexforge.errors import UserError, excerpt
+from lexforge.errors import EncodingError, UserError, excerpt
 
 
 def read_lines(path: Path, encoding: str) -> list[str]:
@@ -33,16 +33,17 @@ def read_lines(path: Path, encoding: str) -> list[str]:
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         byte = data[error.start]
-        raise UserError(
-            f"{path}: not valid {encoding} at line {line} (byte 0x{byte:02X}); "
-            f"set the source's 'encoding' in config/config.yaml"
+        raise EncodingError(
+            f"{path}: not valid {encoding} at line {line} (byte 0x{byte:02X})",
+            "set the source's 'encoding' in config/config.yaml",
         ) from None
     except LookupError:
         raise UserError(f"{path}: unknown encoding '{encoding}'") from None
     if _is_single_byte(encoding) and not data.isascii() and _is_utf8(data):
-        raise UserError(
+        raise EncodingError(
             f"{path}: declared {encoding}, but the file is UTF-8 (its accented letters would be "
-            "read as two characters each); remove the source's 'encoding'"
+            "read as two characters each)",
+            "remove the source's 'encoding'",
         )
     lines = text.removeprefix("\ufeff").split("\n")
     if "\r" in text:
