@@ -261,7 +261,10 @@ def classify(code: int | None, stderr: str, inputs: list[str]) -> str:
     lines = stderr.splitlines()
     if code == 0 and "Traceback" not in stderr:
         return "answer"
-    if code != 1 or len(lines) != 1 or not lines[0].startswith("lexforge"):
+    if len(lines) != 1 or not lines[0].startswith("lexforge"):
+        return "defect"
+    usage = lines[0].endswith("--help)")  # a command line refused: exit 2, "(see: … --help)"
+    if code != (2 if usage else 1):
         return "defect"
     quotes_too_much = any(
         len(text) > MAX_QUOTE and text[: MAX_QUOTE + 1] in lines[0] for text in inputs

@@ -70,7 +70,7 @@ def test_enable2k_is_taken_whole(language):
     assert words == {entry.upper() for entry in entries if len(entry) <= 20}
     assert {"BRR", "CRWTH", "CWM", "HM", "MIX", "MM", "NTH", "PHPHT", "SH", "TSKTSK"} <= words
     assert stderr == (
-        f"lexforge: {ENABLE2K}: 118 of {len(entries)} entries left out: 118 too-long "
+        f"lexforge pattern: {ENABLE2K}: 118 of {len(entries)} entries left out: 118 too-long "
         "(acetylcholinesterases, adrenocorticosteroids, adrenocorticotrophins)\n"
     )
 
@@ -105,8 +105,8 @@ def test_clean_applies_the_junk_rules():
     words, stderr = every_word(EN_STAND_IN, "--language", "en", "--clean")
     assert words == {"AA", "CAT", "QI", "ZA", "ZZZ"}
     assert stderr == (
-        f"lexforge: {EN_STAND_IN}: 15 of 20 entries left out: 11 no-vowel (CWTCH, GRR, GRRRL), "
-        "3 roman-numeral (DI, DIV, MMM), 1 unit (CH)\n"
+        f"lexforge pattern: {EN_STAND_IN}: 15 of 20 entries left out: 11 no-vowel (CWTCH, GRR, "
+        "GRRRL), 3 roman-numeral (DI, DIV, MMM), 1 unit (CH)\n"
     )
     words, _ = every_word(FR_STAND_IN, "--language", "fr", "--clean")
     # GRRR, VS: no vowel; MMM: a Roman numeral; MIX too, but an exception of the French rules
@@ -149,7 +149,7 @@ def test_what_no_tile_spells_is_counted_by_reason(tmp_path, monkeypatch):
     words, stderr = every_word(path)
     assert words == {"HMMM"}
     assert stderr == (
-        f"lexforge: {path}: 6 of 7 entries left out: 1 alphabet (ΛΑΜΔΑ), 1 apostrophe "
+        f"lexforge pattern: {path}: 6 of 7 entries left out: 1 alphabet (ΛΑΜΔΑ), 1 apostrophe "
         "(L'EAU), 1 digit (B2B), 1 hyphen (E-MAIL), 1 space (AD HOC), 1 too-short (X)\n"
     )
     (manifest,) = (tmp_path / "cache").glob("wordlist-*/manifest.json")
