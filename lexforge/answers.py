@@ -18,6 +18,7 @@ TYPE_CHECKING = False  # typing's constant, without importing typing (a faster s
 if TYPE_CHECKING:
     from lexforge.game import Result, Standing
     from lexforge.grid import Grid
+    from lexforge.leaves import Leaves
     from lexforge.scrabble import Board, MoveList
 
 
@@ -230,6 +231,61 @@ def scrabble_answer(
     query = {"rack": rack, "top": top, "layout": layout}
     answer = Answer("scrabble", lexicon.name, query, SCRABBLE_COLUMNS, rows, {"moves": len(moves)})
     return answer, moves
+
+
+SIMULATION_COLUMNS = ("notation", "score", "equity", "simulated")
+
+
+def simulation_answer(
+    lexicon: Lexicon,
+    board: Board,
+    rack: str,
+    *,
+    seconds: float,
+    leaves: Leaves,
+    seed: int = 0,
+    layout: str | None = None,
+    source: str = "board",
+) -> Answer:
+    """The equity player's best candidates for ``rack`` (plays and exchanges), ranked by
+    lexforge.players.Simulation within ``seconds``: each with its score, its equity (score +
+    leave) and its simulated value (equity less the opponent's best reply, averaged over
+    sampled racks of the unseen tiles), best first. The bag holds the unseen tiles less one
+    opponent rack."""
+    from lexforge.game import View
+    from lexforge.players import Simulation, unseen
+    from lexforge.plays import Exchange, parse_tiles
+    from lexforge.scrabble import parse_scrabble_rack
+    from lexforge.tiles import check_connected, check_tiles
+
+    language = lexicon.language
+    parse_scrabble_rack(lexicon, rack)  # a rack's size, blanks and letters
+    tiles = parse_tiles(rack, language, "rack")
+    check_connected(board, source)
+    check_tiles(board, tiles, language, source)
+    player = Simulation("simulation", leaves, seconds=seconds, seed=seed)
+    hidden = len(unseen(View(lexicon, board, tiles, 0, (0, 0), 0)))
+    view = View(lexicon, board, tiles, max(0, hidden - language.rack_size), (0, 0), 0)
+    ranked = player.equity.ranked(view, player.candidates)
+    values, samples = player.simulate(view, ranked)
+    spell = language.spell
+    rows = sorted(
+        (
+            (
+                f"-{spell(action.tiles, bracket=True)}"
+                if isinstance(action, Exchange)
+                else spell(action.notation),
+                getattr(action, "score", 0),
+                round(equity, 2),
+                round(value, 2),
+            )
+            for (equity, action), value in zip(ranked, values, strict=True)
+        ),
+        key=lambda row: -row[3],
+    )
+    query = {"rack": rack, "sim": seconds, "seed": seed, "layout": layout}
+    summary = {"samples": samples, "bag": view.bag}
+    return Answer("scrabble", lexicon.name, query, SIMULATION_COLUMNS, rows, summary)
 
 
 def game_answer(lexicon: Lexicon, result: Result, seed: int) -> Answer:

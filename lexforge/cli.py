@@ -416,6 +416,9 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
         text, source, _ = read_board(args.board or "-")
         board = scrabble.parse_board(text, lexicon.language, layout, source)
         rack, summary = args.rack, {}
+    if args.sim is not None:
+        simulate(args, lexicon, board, rack, source, summary)
+        return
     found, moves = scrabble_answer(
         lexicon, board, rack, top=args.top, layout=args.layout, source=source
     )
@@ -443,6 +446,40 @@ def cmd_scrabble(args: argparse.Namespace) -> None:
                 f"(scores {scores}){played}\n"
             )
         out.writelines(f"{row[-1]} {row[0]}\n" for row in found.rows)
+
+    answer(args, found, text_out)
+
+
+def simulate(
+    args: argparse.Namespace, lexicon: Lexicon, board, rack: str, source: str, summary: dict
+) -> None:
+    """``scrabble --sim SECONDS``: the best candidates ranked by simulation."""
+    from lexforge.answers import simulation_answer
+    from lexforge.leaves import LeaveTable, check_leaves, load_leaves
+
+    if args.show is not None or args.svg is not None:
+        raise UserError("--sim ranks the candidates: give it without --show or --svg")
+    leaves = load_leaves(args.leaves) if args.leaves else LeaveTable({})
+    if args.leaves:
+        check_leaves(leaves, lexicon.language, args.leaves)
+    found = simulation_answer(
+        lexicon,
+        board,
+        rack,
+        seconds=args.sim,
+        leaves=leaves,
+        seed=args.seed,
+        layout=args.layout,
+        source=source,
+    )
+    found.summary.update(summary)
+
+    def text_out(out: TextIO) -> None:
+        out.write(
+            f"# {len(found.rows)} candidates, {found.summary['samples']} sampled racks each "
+            f"(bag {found.summary['bag']}): notation, score, equity, simulated\n"
+        )
+        out.writelines(f"{n} {s} {e:.1f} {v:+.1f}\n" for n, s, e, v in found.rows)
 
     answer(args, found, text_out)
 
@@ -589,7 +626,7 @@ def cmd_scrabble_selfplay(args: argparse.Namespace) -> None:
     lexicon = load_lexicon(args)
     kinds = players.player_kinds(args.players)
     if "human" in kinds:
-        raise UserError("selfplay is between computer players: greedy or equity")
+        raise UserError("selfplay is between computer players: greedy, equity or simulation")
     leaves = load_leaves(args.leaves) if args.leaves else None
     if leaves is not None:
         check_leaves(leaves, lexicon.language, args.leaves)
@@ -1284,6 +1321,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="moves shown, best first (default: 20; 0: all)",
     )
     sub.add_argument(
+        "--sim",
+        type=seconds,
+        metavar="SECONDS",
+        help="rank the equity player's 8 best candidates by simulating the opponent's replies "
+        "for SECONDS (default: off: moves by score)",
+    )
+    sub.add_argument(
+        "--leaves",
+        metavar="FILE",
+        help="with --sim: leave values, a model (snakemake leaves) or a table (default: none, "
+        "every leave 0)",
+    )
+    seed_option(sub, 0, "simulation", bounded(0))
+    sub.add_argument(
         "--gcg",
         metavar="FILE",
         help="set up the position of a GCG game record ('-': stdin) (default: none)",
@@ -1307,14 +1358,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         sub.add_argument(
             "--leaves",
             metavar="FILE",
-            help="the equity player's leave values: a model (snakemake leaves) or a table "
-            "(default: none; an equity player needs it)",
+            help="the equity and simulation players' leave values: a model (snakemake leaves) "
+            "or a table (default: none; those players need it)",
         )
         sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard)")
 
     sub = command("scrabble-play", cmd_scrabble_play, "a game of Scrabble (= scrabble play)")
     sub.prog = "lexforge scrabble play"
-    game_options(sub, ("greedy", "equity", "human"))
+    game_options(sub, ("greedy", "equity", "simulation", "human"))
     sub.add_argument(
         "--gcg-out", metavar="FILE", help="write the game's record (GCG) (default: none)"
     )
@@ -1325,7 +1376,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "N games between computer players (= scrabble selfplay)",
     )
     sub.prog = "lexforge scrabble selfplay"
-    game_options(sub, ("greedy", "equity"))
+    game_options(sub, ("greedy", "equity", "simulation"))
     sub.add_argument(
         "--games",
         type=bounded(1, 1_000_000),

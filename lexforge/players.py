@@ -185,14 +185,14 @@ class Simulation:
         ranked = self.equity.ranked(view, self.candidates)
         if len(ranked) == 1:
             return ranked[0][1]
-        values = self.simulate(view, ranked)
+        values, _ = self.simulate(view, ranked)
         best = max(range(len(ranked)), key=lambda k: (values[k], -k))
         return ranked[best][1]
 
-    def simulate(self, view: View, ranked: list[tuple[float, Action]]) -> list[float]:
+    def simulate(self, view: View, ranked: list[tuple[float, Action]]) -> tuple[list[float], int]:
         """Each candidate's mean of its equity less the opponent's best reply's equity, over
         the same sampled racks (the unseen tiles dealt at random: the opponent's rack, the
-        rest in the bag), until the budget is spent (at least one sample)."""
+        rest in the bag), until the budget is spent (at least one sample); and the samples."""
         language = view.lexicon.language
         pool = list(unseen(view))
         after = [
@@ -216,7 +216,7 @@ class Simulation:
                 )
                 totals[k] += value - self.reply(reply)
             samples += 1
-        return [total / samples for total in totals]
+        return [total / samples for total in totals], samples
 
     def reply(self, view: View) -> float:
         """The opponent's best reply's equity (its score, with the bag empty)."""

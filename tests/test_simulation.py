@@ -3,11 +3,13 @@ plain enumeration of every action on a real game's position."""
 
 from __future__ import annotations
 
+import json
 import random
 from itertools import combinations
 from pathlib import Path
 
 import pytest
+from test_cli import fails_in_one_line, run
 
 from lexforge import gcg, scrabble
 from lexforge.game import View, play_game
@@ -65,7 +67,8 @@ def test_a_simulation_sample_is_the_candidates_equity_less_the_best_reply(view):
     the player's own random generator, their best reply by plain enumeration."""
     player = Simulation("s", LEAVES, seconds=None, iterations=1, candidates=4, seed=7)
     ranked = player.equity.ranked(view, 4)
-    values = player.simulate(view, ranked)
+    values, samples = player.simulate(view, ranked)
+    assert samples == 1
     pool = list(unseen(view))
     random.Random(7).shuffle(pool)
     rack = "".join(sorted(pool[:7], key=lambda t: (t == "?", t)))
@@ -100,3 +103,28 @@ def test_a_whole_game_between_simulation_and_equity(view):
     assert gcg.format_record(result.record) == gcg.format_record(again.record)
     position = gcg.replay(result.record, view.lexicon.language, scrabble.load_layout(None))
     assert position.over and not position.warnings
+
+
+def test_scrabble_sim_on_the_command_line(build_dir):
+    """``lexforge scrabble --sim``: the equity player's eight best candidates (no leaves: by
+    score), each with a simulated value, best first; refused with a picture."""
+    board = "tests/fixtures/scrabble/fr-midgame.board"
+    done = run("scrabble", board, "--rack", "EIRSTAN", "--lexicon", "fr", "--sim", "0.3", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    rows = data["results"]
+    lexicon = Lexicon.open(build_dir / "stage" / "fr")
+    top = scrabble.find_moves(
+        lexicon,
+        scrabble.parse_board(Path(board).read_text(), lexicon.language, scrabble.load_layout(None)),
+        "EIRSTAN",
+        top=8,
+    )
+    assert {r["notation"] for r in rows} == {lexicon.language.spell(m.notation) for m in top}
+    assert all(r["equity"] == r["score"] for r in rows)  # no leave values given
+    assert [r["simulated"] for r in rows] == sorted((r["simulated"] for r in rows), reverse=True)
+    assert data["samples"] >= 1 and data["bag"] > 0
+    fails_in_one_line(
+        run("scrabble", board, "--rack", "EIRSTAN", "--lexicon", "fr", "--sim", "1", "--show"),
+        "lexforge scrabble: --sim ranks the candidates",
+    )
