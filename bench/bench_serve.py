@@ -2,13 +2,13 @@
 
 Starts ``lexforge serve`` on 127.0.0.1 (a free port) over one lexicon, then drives it from this
 process with ``--clients`` concurrent HTTP/1.1 connections (plain asyncio, a request at a time
-on each) for ``--seconds``, each picking its next query from the mix: racks (7–8 letters from
-shuffled lexicon words, a tenth with a joker), 4×4 Boggle grids (lexforge.generate) and
-Scrabble racks on the French mid-game board. Prints throughput, latency percentiles per kind
-and overall, errors (any status but 200, any broken connection) and the server's resident
-memory (peak, and at a quarter and at the end of the run: flat means no growth), and the CPU
-time each request cost the server and this client (steadier than throughput on a shared
-machine). Asserts nothing.
+on each, each from its own loopback address 127.0.0.2 onward) for ``--seconds``, each picking
+its next query from the mix: racks (7–8 letters from shuffled lexicon words, a tenth with a
+joker), 4×4 Boggle grids (lexforge.generate) and Scrabble racks on the French mid-game board.
+Prints throughput, latency percentiles per kind and overall, errors (any status but 200, any
+broken connection) and the server's resident memory (peak, and at a quarter and at the end of
+the run: flat means no growth), and the CPU time each request cost the server and this client
+(steadier than throughput on a shared machine). Asserts nothing.
 
 By default each client sends its next request as soon as the last is answered (a closed loop:
 the server runs flat out, and latency is the queue 64 clients keep full, about clients ÷
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import socket
@@ -92,7 +93,10 @@ async def client(
     With ``schedule`` (first, interval), a request is due at first, first + interval, …: the
     client waits for that time, or sends at once when late, and counts latency from it."""
     rng = random.Random(seed)
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    # each client from its own loopback address, as distinct clients (the server limits the
+    # queries of one address)
+    source = (f"127.0.0.{2 + seed % 250}", 0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=source)
     due = schedule[0] if schedule else 0.0
     try:
         while (due if schedule else time.perf_counter()) < deadline:
@@ -116,32 +120,44 @@ async def client(
             except (OSError, asyncio.IncompleteReadError, ValueError, StopIteration):
                 results.append((kind, time.perf_counter() - start, 0))
                 writer.close()
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=source)
                 continue
             results.append((kind, time.perf_counter() - start, status))
     finally:
         writer.close()
 
 
+def processes(pid: int) -> list[int]:
+    """The server's process and all its descendants (its worker processes, and theirs)."""
+    found = [pid]
+    for process in found:
+        with contextlib.suppress(FileNotFoundError):  # one that ended meanwhile
+            for task in Path(f"/proc/{process}/task").iterdir():
+                found += map(int, (task / "children").read_text().split())
+    return found
+
+
 def rss_kib(pid: int) -> int:
-    """Resident memory of the server: its process and its workers, summed (pages of the
-    lexicons' maps that the workers share are counted in each)."""
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    """Resident memory of the server: its process and its descendants, summed (pages of the
+    lexicons' maps that they share are counted in each)."""
     total = 0
-    for process in [pid, *map(int, children)]:
-        for line in Path(f"/proc/{process}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
+    for process in processes(pid):
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(f"/proc/{process}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
     return total
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of the server: its process and its workers, summed."""
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    """User and system CPU time of the server: its process and its descendants, summed (the
+    ones alive, and those they reaped)."""
     ticks = 0
-    for process in [pid, *map(int, children)]:
-        fields = Path(f"/proc/{process}/stat").read_text().rpartition(")")[2].split()
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    for process in processes(pid):
+        with contextlib.suppress(FileNotFoundError):
+            fields = Path(f"/proc/{process}/stat").read_text().rpartition(")")[2].split()
+            # utime, stime, cutime, cstime (fields 14 to 17)
+            ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
     return ticks / os.sysconf("SC_CLK_TCK")
 
 

@@ -96,13 +96,13 @@ def boggle_answer(
     """Every word of each grid; one path per word with ``paths`` (else the batch search on
     ``threads`` threads)."""
     from lexforge import boggle
-    from lexforge.grid import format_grid_line
 
     options = {"min_length": min_length, "adjacency": adjacency}
+    spell = lexicon.language.spell  # multi-letter tiles spelled (Catalan L·L); else unchanged
     if paths:
         results = [boggle.solve(lexicon, grid, **options) for grid in grids]
         rows = [
-            (number, w.word, w.score, w.path)
+            (number, spell(w.word), w.score, w.path)
             for number, words in enumerate(results, start=1)
             for w in words
         ]
@@ -111,7 +111,7 @@ def boggle_answer(
         score = boggle.boggle_score
         found = boggle.solve_batch(lexicon, grids, threads=threads, **options)
         rows = [
-            (number, word, score(word))
+            (number, spell(word), score(word))
             for number, words in enumerate(found, start=1)
             for word in words
         ]
@@ -121,7 +121,7 @@ def boggle_answer(
         totals[row[0] - 1] += row[2]
     summary = {
         "grids": [
-            {"grid": number, "board": format_grid_line(grid), "count": count, "total": total}
+            {"grid": number, "board": board_text(lexicon, grid), "count": count, "total": total}
             | ({"shape": list(grid.shape)} if grid.layers else {})
             for number, (grid, count, total) in enumerate(
                 zip(grids, counts, totals, strict=True), start=1
@@ -131,6 +131,13 @@ def boggle_answer(
     columns = ("grid", "word", "score", "path") if paths else ("grid", "word", "score")
     query = {**options, "paths": paths}
     return Answer("boggle", lexicon.name, query, columns, rows, summary)
+
+
+def board_text(lexicon: Lexicon, grid: Grid) -> str:
+    """The grid on one line, multi-letter tiles bracketed (``CO[L·L]/…``: read back the same)."""
+    from lexforge.grid import format_grid_line
+
+    return lexicon.language.spell(format_grid_line(grid), bracket=True)
 
 
 def ruzzle_results(
@@ -155,10 +162,9 @@ def ruzzle_answer(
     values: str | None = None,
 ) -> Answer:
     """The answer of ``ruzzle_results(lexicon, boards, sort=sort, values=values)``."""
-    from lexforge.grid import format_grid_line
-
+    spell = lexicon.language.spell
     rows = [
-        (number, w.word, w.score, w.path)
+        (number, spell(w.word), w.score, w.path)
         for number, words in enumerate(results, start=1)
         for w in words
     ]
@@ -166,7 +172,7 @@ def ruzzle_answer(
         "grids": [
             {
                 "grid": number,
-                "board": format_grid_line(board),
+                "board": board_text(lexicon, board),
                 "count": len(words),
                 "longest": max((len(w.word) for w in words), default=0),
                 "total": sum(w.score for w in words),

@@ -1,13 +1,16 @@
 """Which folded words are not game words by their shape: abbreviations, unit symbols, numerals.
 
-The rules are generic (a unit symbol with an SI prefix, a Roman numeral, a word with no vowel);
-what a language accepts despite them (vowel-less interjections such as English HMM, words shaped
-like Roman numerals such as MIX) is data: the language file's ``classify`` block.
+The rules are generic (a unit symbol with an SI prefix, a Roman numeral, a word with no vowel, a
+word of one letter repeated, a run of one letter); which of them a language applies, its vowels
+and what it accepts despite them (vowel-less interjections such as English HMM, words shaped
+like Roman numerals such as MIX) are data: the language file's ``classify`` block (a lexicon of
+the build configuration may change it key by key).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 
 from lexforge.language import Language
@@ -42,6 +45,10 @@ class Classifier:
     roman_numerals: bool
     units: bool
     exceptions: frozenset[str]
+    #: reject a word of one letter repeated (AA, UU, MMM)
+    one_letter: bool = False
+    #: reject a word holding one letter more than this many times in a row (DŁUUUUGI); 0: off
+    max_run: int = 0
 
     @classmethod
     def for_language(cls, language: Language) -> Classifier | None:
@@ -56,17 +63,31 @@ class Classifier:
             roman_numerals=rules.get("roman_numerals", False),
             units=rules.get("units", False),
             exceptions=frozenset(rules.get("exceptions", ())),
+            one_letter=rules.get("one_letter", False),
+            max_run=rules.get("max_run", 0),
         )
 
-    def ascii_screen(self) -> tuple[bytes, bool, frozenset[str]]:
+    def ascii_screen(self) -> tuple[bytes, bool, Container[str]]:
         """How the compiled plain path (``lexforge._normalize``) finds, among words of Latin-1
         letters, every one ``reason`` could reject: per character code below 256, bit 1 for a
         vowel and bit 2 for a Roman-numeral letter (when numerals are a rule); whether a word
-        with no vowel is a suspect; the unit symbols. A rule added to ``reason`` needs its
-        suspects here."""
+        with no vowel is a suspect; a container holding the other suspects (the unit symbols,
+        and with the letter rules every word those rules reject). A rule added to ``reason``
+        needs its suspects here."""
         roman = ROMAN_LETTERS if self.roman_numerals else frozenset()
         letters = bytes((chr(c) in self.vowels) | (chr(c) in roman) << 1 for c in range(256))
-        return letters, bool(self.vowels), UNITS if self.units else frozenset()
+        units = UNITS if self.units else frozenset()
+        if self.one_letter or self.max_run:
+            return letters, bool(self.vowels), _Suspects(self, units)
+        return letters, bool(self.vowels), units
+
+    def letter_reason(self, word: str) -> str | None:
+        """The letter rules' reason: one letter repeated, or a run longer than ``max_run``."""
+        if self.one_letter and len(word) > 1 and word.count(word[0]) == len(word):
+            return "one-letter"
+        if self.max_run and re.search(f"(.)\\1{{{self.max_run}}}", word):
+            return "letter-run"
+        return None
 
     def reason(self, word: str) -> str | None:
         """Why ``word`` (folded, uppercase) is not a game word, or None."""
@@ -82,4 +103,16 @@ class Classifier:
             and (self.vowelless is None or not self.vowelless.fullmatch(word))
         ):
             return "no-vowel"
-        return None
+        return self.letter_reason(word)
+
+
+class _Suspects:
+    """The compiled path's third screen with letter rules: the unit symbols and the words the
+    letter rules reject (``word in screen``)."""
+
+    def __init__(self, classifier: Classifier, units: frozenset[str]) -> None:
+        self.classifier = classifier
+        self.units = units
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.units or self.classifier.letter_reason(str(word)) is not None

@@ -294,9 +294,10 @@ def cmd_ruzzle(args: argparse.Namespace) -> None:
     def text(out: TextIO) -> None:
         for number, (board, words) in enumerate(zip(boards, results, strict=True), start=1):
             grid_header(out, number, len(boards))
-            width = max((len(w.word) for w in words), default=0) + 2
-            lines = [format_grid(board).rstrip("\n"), ""]
-            lines += [f"{w.word:<{width}}{w.score:<7}{format_path(w.path)}" for w in words]
+            spell = lexicon.language.spell  # multi-letter tiles spelled: [CH] on the board
+            width = max((len(spell(w.word)) for w in words), default=0) + 2
+            lines = [spell(format_grid(board), bracket=True).rstrip("\n"), ""]
+            lines += [f"{spell(w.word):<{width}}{w.score:<7}{format_path(w.path)}" for w in words]
             grid = found.summary["grids"][number - 1]
             lines += [
                 "",
@@ -722,7 +723,11 @@ def cmd_install(args: argparse.Namespace) -> None:
     from lexforge.install import install_bundle
 
     folder = install_bundle(
-        Path(args.bundle), args.dir and Path(args.dir), args.sums and Path(args.sums)
+        Path(args.bundle),
+        args.dir and Path(args.dir),
+        args.sums and Path(args.sums),
+        args.sha256,
+        args.skip_sha256,
     )
     print(f"installed {folder.name} into {folder}")
 
@@ -748,12 +753,13 @@ def cmd_serve(args: argparse.Namespace) -> None:
         raise UserError(
             "lexforge serve needs the serve extra: pip install 'lexforge[serve]'"
         ) from None
-    from lexforge.serve.app import create_app
+    from lexforge.serve.app import create_app, local_hosts
     from lexforge.serve.server import listen, run
 
     app = create_app(args.lexicon, cors=args.cors, time_budget=args.time_budget)
     sock = listen(args.host, args.port, workers=args.workers)
     port = sock.getsockname()[1]
+    app.state.hosts = local_hosts(args.host, port)
     names = ", ".join(app.state.served)
     workers = f", {args.workers} processes" if args.workers > 1 else ""
     print(
@@ -1174,7 +1180,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         type=seconds,
         default=5.0,
         metavar="SECONDS",
-        help="longest a query may run before the answer is 503 (default: 5)",
+        help="longest a query may run: past it, it is stopped and answered 503 (default: 5)",
     )
     sub.add_argument(
         "--workers",
@@ -1201,6 +1207,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub.add_argument("--dir", metavar="D", help="install into D/<lexicon>/ (default: data dir)")
     sub.add_argument(
         "--sums", metavar="FILE", help="SHA256SUMS to check (default: the one beside the bundle)"
+    )
+    sub.add_argument("--sha256", metavar="HEX", help="the bundle's sha256, to check instead")
+    sub.add_argument(
+        "--skip-sha256",
+        action="store_true",
+        help="install a bundle that cannot be checked (no SHA256SUMS, no --sha256); says so",
     )
     sub.set_defaults(handler=cmd_install)
 

@@ -13,6 +13,12 @@ Board text format (elzzur's, extended):
 * a spaced cell may hold several letters (``Qu``, ``Th``, ``In``…, at most 4): the cell matches
   them all in sequence and each counts as a letter for length and score;
 * letters are folded like the lexicon's words (``é`` → ``E``, ``ß`` → ``SS``);
+* a cell may hold a multi-letter tile written as in racks and Scrabble boards, ``[CH]`` or
+  ``[L·L]`` (also inside a row without spaces: ``A[L·L]BE``): in a lexicon that stores words
+  as tiles (``tile_symbols``) it is that tile, as is a spaced cell spelling one (``NY``) and a
+  typed tile symbol; elsewhere it is its letters, as a Qu die. A typed letter that is a tile of
+  the language's set but no letter of the lexicon, and that folding would only transliterate
+  (Bambara Ɲ in a lexicon without it), is refused rather than read as another letter;
 * with ``multipliers=True`` (Ruzzle) a spaced cell may end with ``dl``/``tl`` (double/triple
   letter) and/or ``dw``/``tw`` (double/triple word): ``Ttl R S Ndl``. A row without spaces
   carries no suffixes;
@@ -41,12 +47,13 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from lexforge.errors import UserError, excerpt
 from lexforge.language import Language
-from lexforge.text import fold_word
+from lexforge.text import fold_tiles, fold_word
 
 # A board is something a person types or a generator writes: anything wider or taller than
 # 64 cells is almost surely the wrong file (a word list, a log) and would only make the search
@@ -65,7 +72,7 @@ LETTER_MULTIPLIERS = {"dl": 2, "tl": 3}
 WORD_MULTIPLIERS = {"dw": 2, "tw": 3}
 _LETTER_SUFFIX = {value: name for name, value in LETTER_MULTIPLIERS.items()}
 _WORD_SUFFIX = {value: name for name, value in WORD_MULTIPLIERS.items()}
-_COMPACT_CELL = re.compile(r"Qu|.")
+_COMPACT_CELL = re.compile(r"\[[^\[\]]*\]|Qu|.")
 _LAYER_BARS = re.compile(r"(\|+)")
 
 Cell = tuple[str, int, int]  # folded letters, letter multiplier, word multiplier
@@ -413,7 +420,7 @@ def _parse_cell(token: str, language: Language, where: str, multipliers: bool) -
     if multipliers:
         # The letters are the leading capitals (at least one character); a lowercase tail is
         # the rest of a die such as "Qu", then up to two suffixes (one letter, one word booster).
-        head = 1
+        head = token.find("]") + 1 if token.startswith("[") else 1
         while head < len(token) and not token[head].islower():
             head += 1
         tail = rest = token[head:]
@@ -427,7 +434,10 @@ def _parse_cell(token: str, language: Language, where: str, multipliers: bool) -
                 "use one of dl, tl (letter) and/or one of dw, tw (word)"
             )
         letters = token[:head] + tail
-    folded = fold_word(letters, language)
+    try:
+        folded = cell_letters(letters, language)
+    except UserError as error:
+        raise UserError(f"{where}: cell {token!r}: {error}") from None
     unknown = "".join(c for c in folded if c not in language.alphabet)
     if unknown or not folded:
         what = f"unknown letter {unknown[0]!r}" if unknown else "no letter"
@@ -440,6 +450,29 @@ def _parse_cell(token: str, language: Language, where: str, multipliers: bool) -
             "separate cells with spaces"
         )
     return folded, letter_mult, word_mult
+
+
+def cell_letters(letters: str, language: Language) -> str:
+    """A cell's letters as the lexicon stores them: folded, and in a lexicon of multi-letter
+    tiles each tile as its symbol (``[L·L]``, a spelled ``NY``, a typed symbol); a bracketed
+    tile elsewhere is its letters. UserError for an unknown bracketed tile or a tile letter the
+    lexicon does not hold."""
+    for char in letters:
+        upper = char.upper()
+        if (
+            upper in language.tile_counts
+            and upper not in language.alphabet
+            and not unicodedata.decomposition(upper)
+        ):
+            raise UserError(
+                f"{upper!r} is a {language.name} tile but not a letter of this lexicon "
+                f"(whose alphabet is {language.alphabet})"
+            )
+    if language.tile_symbols:
+        return fold_tiles(letters, language, spelled=True)
+    if letters.startswith("[") and letters.endswith("]"):
+        letters = letters[1:-1]
+    return fold_word(letters, language)
 
 
 def format_grid(grid: Grid) -> str:

@@ -2,10 +2,12 @@
 
 A bundle (``pipeline.publish``) is a gzip tar of one folder ``<lexicon>-<version>/`` holding the
 lexicon's files, ``manifest.json`` (every artifact's size and sha256), its licences and a README.
-Installing checks the bundle's own sha256 against ``SHA256SUMS`` (beside it, or ``--sums``),
-refuses any member that is not a plain file inside that folder (absolute paths, ``..``, links,
-devices), extracts into a temporary directory beside the target, checks every artifact against
-the manifest, and only then renames it into place: an interrupted or failed install leaves the
+Installing checks the bundle's own sha256 first: against ``--sha256``, ``--sums`` or the
+``SHA256SUMS`` beside it, in that order; a bundle none of them can check is refused unless
+``--skip-sha256`` says to install it unchecked (which is then said on stderr). It then refuses
+any member that is not a plain file inside that folder (absolute paths, ``..``, links, devices),
+extracts into a temporary directory beside the target, checks every artifact against the
+manifest, and only then renames it into place: an interrupted or failed install leaves the
 previous lexicon, if any, as it was.
 """
 
@@ -16,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tarfile
 import tempfile
 import zlib
@@ -29,17 +32,21 @@ from lexforge.verify import check_artifacts, manifest_entries, sha256_file
 SUMS_FILE = "SHA256SUMS"
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 MAX_MEMBERS = 1000
+HEX64 = re.compile(r"[0-9A-Fa-f]{64}")
 
 
-def install_bundle(bundle: Path, target_root: Path | None = None, sums: Path | None = None) -> Path:
+def install_bundle(
+    bundle: Path,
+    target_root: Path | None = None,
+    sums: Path | None = None,
+    sha256: str | None = None,
+    skip_sha256: bool = False,
+) -> Path:
     """Install ``bundle`` as ``<target_root>/<lexicon>/`` (default: the data directory);
     return that directory. UserError, one line, on anything wrong; nothing is left behind."""
     if not bundle.is_file():
         raise UserError(f"{bundle}: file not found")
-    if sums is None and (bundle.parent / SUMS_FILE).is_file():
-        sums = bundle.parent / SUMS_FILE
-    if sums is not None:
-        check_sums(bundle, sums)
+    check_bundle_sha256(bundle, sums, sha256, skip_sha256)
     root = target_root if target_root is not None else data_dir()
     try:
         with tarfile.open(bundle, "r:gz") as tar:
@@ -67,6 +74,41 @@ def install_bundle(bundle: Path, target_root: Path | None = None, sums: Path | N
     except OSError as error:
         raise UserError(f"{root}: cannot install there ({excerpt(str(error), 80)})") from None
     return root / name
+
+
+def check_bundle_sha256(
+    bundle: Path, sums: Path | None, sha256: str | None, skip_sha256: bool
+) -> None:
+    """The bundle's sha256 must be ``sha256``, or its line of ``sums`` or of the SHA256SUMS
+    beside it; with none of them, UserError unless ``skip_sha256`` (said on stderr)."""
+    if skip_sha256 and (sums is not None or sha256 is not None):
+        raise UserError("--skip-sha256 contradicts --sha256 and --sums: give one of them")
+    if sha256 is not None:
+        if not HEX64.fullmatch(sha256):
+            raise UserError(f"--sha256: expected 64 hex digits, got '{excerpt(sha256)}'")
+        actual = sha256_file(bundle)
+        if actual != sha256.lower():
+            raise UserError(
+                f"{bundle}: sha256 is {actual}, not the {sha256} given; download it again"
+            )
+        return
+    if sums is None and (bundle.parent / SUMS_FILE).is_file():
+        sums = bundle.parent / SUMS_FILE
+    if sums is not None:
+        check_sums(bundle, sums)
+    elif skip_sha256:
+        print(
+            f"lexforge install: {bundle}: sha256 NOT checked (--skip-sha256): no SHA256SUMS "
+            "beside it and no --sha256; only its files are checked, against the manifest.json "
+            "the bundle itself carries",
+            file=sys.stderr,
+        )
+    else:
+        raise UserError(
+            f"{bundle}: cannot check it: no {SUMS_FILE} beside it; put the release's "
+            f"{SUMS_FILE} beside it, or give --sums FILE or --sha256 HEX (from the release "
+            "page), or --skip-sha256 to install it unchecked"
+        )
 
 
 def check_sums(bundle: Path, sums: Path) -> None:

@@ -144,9 +144,9 @@ def check_tile_symbols(data: dict[str, Any], path: Path | str) -> None:
     alphabet = data["alphabet"]
     for tile, symbol in symbols.items():
         where = f"{path}: tile_symbols: {excerpt(tile)}"
-        if tile not in tiles:
+        if tile not in tiles and tile not in language.tile_counts:
             raise UserError(f"{where}: not one of the Scrabble tiles (scrabble.tiles, folded)")
-        if not set(tile) <= set(alphabet):
+        if not set(tile) <= set(alphabet + language.joiners):
             raise UserError(f"{where}: spelled with letters outside the alphabet")
         if not (symbol.isupper() and symbol.lower().upper() == symbol != symbol.lower()):
             raise UserError(f"{where}: {symbol!r} is not an uppercase letter with a lowercase form")
@@ -275,6 +275,47 @@ class Language:
         return "".join(self.tile_symbols.values())
 
     @cached_property
+    def joined_tiles(self) -> tuple[tuple[str, str], ...]:
+        """The multi-letter tiles spelt with a joiner (Catalan ``L·L``), each with its symbol:
+        folding turns them into the symbol, where it drops other joiners."""
+        return tuple(
+            (tile, symbol)
+            for tile, symbol in self.tile_symbols.items()
+            if any(joiner in tile for joiner in self.joiners)
+        )
+
+    def letter_count(self, word: str) -> int:
+        """The letters of a folded word, a tile spelt with a joiner counting its letters (the
+        symbol of Catalan L·L two): what the length bounds see."""
+        count = len(word)
+        for spelling, symbol in self.joined_tiles:
+            if symbol in word:
+                extra = sum(char not in self.joiners for char in spelling) - 1
+                count += extra * word.count(symbol)
+        return count
+
+    @cached_property
+    def untiled(self) -> frozenset[str]:
+        """Letters no tile can play, where words are stored as tiles (``tile_symbols``): letters
+        of the alphabet with no tile of their own (Catalan Y, only in the NY tile; Q, only in
+        QU). Empty without tile symbols or tiles (a Boggle lexicon spells every letter)."""
+        if not (self.tile_symbols and self.tile_counts):
+            return frozenset()
+        from lexforge.text import fold_word  # folding needs a Language; text imports this module
+
+        plain = self.replace(tile_symbols={})
+        tiles = {fold_word(tile, plain) for tile in self.tile_counts}
+        return frozenset(self.alphabet) - tiles - set(self.symbols)
+
+    def tile_symbol(self, tile: str) -> str | None:
+        """The symbol standing for ``tile`` of ``scrabble.tiles`` (as the set writes it, or
+        folded: L·L or LL), None for a one-letter tile or one without a symbol."""
+        from lexforge.text import fold_word  # folding needs a Language; text imports this module
+
+        symbols = self.tile_symbols
+        return symbols.get(tile) or symbols.get(fold_word(tile, self.replace(tile_symbols={})))
+
+    @cached_property
     def _spellings(self) -> dict[str, str]:
         """Symbol → spelling, both cases (``ç`` → ``ch``: a blank standing for CH)."""
         upper = {symbol: tile for tile, symbol in self.tile_symbols.items()}
@@ -307,9 +348,13 @@ class Language:
                 return symbols[token] if spelled else token
             if token[1:-1] in symbols:
                 return symbols[token[1:-1]]
+            if token[1:-1] in self._spellings:  # folded already: [L·L] is [Ŀ]
+                return token[1:-1]
             known = " ".join(f"[{tile}]" for tile in self.tile_symbols) or "none"
+            article = "an" if self.name[:1] in "AEIOU" else "a"
             raise UserError(
-                f"{excerpt(token)} is not a {self.name} tile (tiles of several letters: {known})"
+                f"{excerpt(token)} is not {article} {self.name} tile "
+                f"(tiles of several letters: {known})"
             )
 
         return self._tile_pattern.sub(symbol, text)
@@ -355,13 +400,18 @@ class Language:
         )
         if not symbols:
             return language
-        from lexforge.text import fold_word  # folding needs a Language; text imports this module
-
-        values = {
-            symbols.get(fold_word(tile, language)): v for tile, v in language.tile_values.items()
-        }
+        values = {language.tile_symbol(tile): v for tile, v in language.tile_values.items()}
         values.pop(None, None)  # the tiles without a symbol
-        return language.replace(tile_values=language.tile_values | values)
+        ruzzle = language.ruzzle_values  # a tile's cell scores its letters, as a Qu die does
+        cells = {
+            symbol: sum(ruzzle[letter] for letter in letters)
+            for tile, symbol in symbols.items()
+            if (letters := [c for c in tile if c not in language.joiners])
+            and all(letter in ruzzle for letter in letters)
+        }
+        return language.replace(
+            tile_values=language.tile_values | values, ruzzle_values=cells | ruzzle
+        )
 
     @classmethod
     def load(cls, spec: str | Path) -> Language:

@@ -9,8 +9,11 @@ language's shape rules (``lexforge.classify``: no vowel, Roman numeral, unit sym
 case-sensitive source, an entry with capitals after its first letter (AGs, eBay) is an
 abbreviation too. Last, a lexicon with multi-letter tiles (``tile_symbols``) stores the word as
 tiles: each CH becomes the CH tile's symbol (``Language.tokenize``; rules and lengths apply to
-the letters, and the word must also have ``min_length`` tiles: LL alone is too short). The first
-few rejected entries of each reason, in sorted order, are kept as examples; with
+the letters, and the word must also have ``min_length`` tiles: LL alone is too short), and a word
+holding a letter no tile plays is rejected (``no-tile``: Catalan BYTE, whose Y exists only in the
+NY tile; ``Language.untiled``). The first few rejected entries of each reason, in sorted order,
+are kept as examples, and every entry of the reasons in ``listed`` (``listed_entries``, in the
+order met); with
 ``track_case``, the words some entry wrote with a lowercase initial are kept too
 (``lowercase``: where capitals say nothing, only those are sure not to be names).
 """
@@ -63,7 +66,8 @@ def latin_tables(language: Language) -> tuple[bytes, bytes]:
         if not kept and folded != fold_word(char, plain):
             continue
         if 1 <= len(folded) <= 3 and all(
-            letter in language.alphabet and ord(letter) < 256 for letter in folded
+            letter in language.alphabet and letter not in language.untiled and ord(letter) < 256
+            for letter in folded
         ):
             entry = bytes([len(folded)]) + folded.encode("latin-1")
             folds[4 * code : 4 * code + len(entry)] = entry
@@ -95,6 +99,8 @@ class Normalizer:
     track_case: bool = False
     rejected: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
+    listed: frozenset[str] = frozenset()
+    listed_entries: dict[str, list[str]] = field(default_factory=dict)
     read: int = 0
     lowercase: set[str] = field(default_factory=set)
 
@@ -137,6 +143,7 @@ class Normalizer:
         case_sensitive = self.case_sensitive
         language = self.language
         tokenize = language.tokenize if language.tile_symbols else None
+        joined = bool(language.joined_tiles)
         shortest, longest = language.min_length, language.max_length
         letters = self._letters
         classifier = self._classifier
@@ -150,10 +157,12 @@ class Normalizer:
                     reason = "alphabet"
                 elif not shortest <= len(word) <= longest:
                     reason = "too-short" if len(word) < shortest else "too-long"
+                elif joined and language.letter_count(word) > longest:
+                    reason = "too-long"  # Catalan L·L: one symbol, two letters
                 else:
                     reason = classifier.reason(word) if classifier else None
-                    if reason is None and tokenize and len(word := tokenize(word)) < shortest:
-                        reason = "too-short"  # fewer tiles than letters: LL is one tile
+                    if reason is None and tokenize:
+                        reason = self._tile_reason(word := tokenize(word))
                 if reason is None:
                     if lowercase is not None and entry[0].islower():
                         lowercase.add(word)
@@ -216,12 +225,24 @@ class Normalizer:
         return None
 
     def _reject(self, reason: str, entry: str) -> None:
-        """Count a rejection; keep ``entry`` if it is among the first examples in sorted order."""
+        """Count a rejection; keep ``entry`` if it is among the first examples in sorted order,
+        and in ``listed_entries`` if its reason is listed."""
         self.rejected[reason] += 1
+        if reason in self.listed:
+            self.listed_entries.setdefault(reason, []).append(entry)
         examples = self.examples.setdefault(reason, [])
         if (len(examples) < EXAMPLES or entry < examples[-1]) and entry not in examples:
             bisect.insort(examples, entry)
             del examples[EXAMPLES:]
+
+    def _tile_reason(self, tiles: str) -> str | None:
+        """Why a word stored as tiles is not one: fewer tiles than ``min_length`` (LL is one
+        tile), or a letter no tile plays (``no-tile``: Catalan BYTE, whose Y is only in NY)."""
+        if len(tiles) < self.language.min_length:
+            return "too-short"
+        if not self.language.untiled.isdisjoint(tiles):
+            return "no-tile"
+        return None
 
     def _reason(self, entry: str) -> str | None:
         if not entry.isalpha():
@@ -245,6 +266,8 @@ class Normalizer:
                 return "proper-noun"
         word = fold_word(entry, self.language)
         if self._word_re.fullmatch(word):
+            if self.language.letter_count(word) > self.language.max_length:
+                return "too-long"  # Catalan L·L: one symbol, two letters
             if self._classifier is not None:
                 reason = self._classifier.reason(word)
                 if reason is not None:
@@ -252,9 +275,7 @@ class Normalizer:
             if capitals_inside:
                 return "abbreviation"
             self._folded = self.language.tokenize(word)
-            if len(self._folded) < self.language.min_length:
-                return "too-short"  # fewer tiles than letters: LL is one tile
-            return None
+            return self._tile_reason(self._folded)
         if not self._letters.issuperset(word):
             return "alphabet"
         return "too-short" if len(word) < self.language.min_length else "too-long"

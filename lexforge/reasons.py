@@ -13,7 +13,7 @@ CHARACTER_REASONS: dict[str, str] = {
 }
 CASE_REASONS = ("proper_nouns", "abbreviations")
 #: Shape rules of the language's ``classify`` block (lexforge.classify), checked after folding.
-CLASSIFY_REASONS = ("no-vowel", "roman-numeral", "unit")
+CLASSIFY_REASONS = ("no-vowel", "roman-numeral", "unit", "one-letter", "letter-run")
 REASONS = (
     *CHARACTER_REASONS,
     "abbreviation",
@@ -22,9 +22,14 @@ REASONS = (
     "too-short",
     "too-long",
     *CLASSIFY_REASONS,
+    "no-tile",  # a letter no tile plays, where words are stored as tiles (Catalan BYTE)
 )
 #: Why composing a lexicon's sources removes a word a source holds (pipeline.words).
 REMOVAL_REASONS = ("too-few-sources", "unconfirmed", "not-in-list", "denied", "named")
 #: How many rejected entries of each reason a source's statistics show (the first, sorted).
 EXAMPLES = 5
+#: The normalization reasons whose every rejected entry the build lists (``removed.tsv`` beside
+#: the quality report): all but the character classes, whose entries are many (Italian aspell:
+#: 33 million with an apostrophe) and plain to see.
+LISTED_REASONS = tuple(reason for reason in REASONS if reason not in CHARACTER_REASONS)
 DEFAULT_REJECT = {**dict.fromkeys(CHARACTER_REASONS, True), **dict.fromkeys(CASE_REASONS, True)}

@@ -125,6 +125,11 @@ def _rejections(report: dict) -> str:
         )
         if row["examples"]:
             lines.append(_wrap(row["examples"], "    e.g. "))
+    if lines and report.get("removed_file"):
+        lines.append(
+            f"Every entry of each reason, but those of the character classes, is listed in "
+            f"{report['removed_file']} beside report.json (source, kind, reason, entry)."
+        )
     return _heading("Rejections by reason") + ("\n".join(lines) or "(none)")
 
 

@@ -3,7 +3,8 @@
 NFKD, drop combining marks, full uppercasing (ß → SS), then fold letters NFKD leaves whole
 (Œ → OE, Æ → AE, Ø → O, Ł → L, Þ → TH …) with the language's own table first and Unidecode's
 transliteration of Latin letters after. Letters listed in ``keep`` (e.g. Ñ) are left whole.
-The language's ``joiners`` (Catalan's middle dot in L·L) are dropped between two letters.
+The language's ``joiners`` (Catalan's middle dot in L·L) are dropped between two letters, except
+in a multi-letter tile spelt with one (``tile_symbols: {L·L: Ŀ}``), which becomes its symbol.
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ def fold_word(word: str, language: Language) -> str:
     Letters of ``language.keep`` (in either case) are left whole; the runs between them fold.
     """
     if not language.keep:
-        return _drop_joiners(_fold(word, language), language.joiners)
+        return _drop_joiners(_fold(word, language), language)
     composed = unicodedata.normalize("NFC", word)
     upper = composed.upper()  # a kept character's uppercase is in it: most words have none
     if not any(letter in upper for letter in language.keep):
-        return _drop_joiners(_fold(composed, language), language.joiners)
+        return _drop_joiners(_fold(composed, language), language)
     pieces = []
     run = ""
     for char in composed:
@@ -49,7 +50,7 @@ def fold_word(word: str, language: Language) -> str:
         else:
             run += char
     pieces.append(_fold(run, language))
-    return _drop_joiners("".join(pieces), language.joiners)
+    return _drop_joiners("".join(pieces), language)
 
 
 def fold_tiles(text: str, language: Language, *, spelled: bool = False) -> str:
@@ -74,11 +75,16 @@ def fold_letter(char: str, language: Language) -> str:
     return fold_word(char, language)
 
 
-def _drop_joiners(word: str, joiners: str) -> str:
+def _drop_joiners(word: str, language: Language) -> str:
     """``word`` without the joiners that stand between two letters (others stay, to be
-    rejected). Runs after folding, so a letter that decomposes into one (Ŀ → L·) is covered."""
+    rejected), except in a multi-letter tile spelt with one (Catalan L·L, kept as its symbol:
+    LL stays two L). Runs after folding, so a letter that decomposes into one (Ŀ → L·) is
+    covered."""
+    joiners = language.joiners
     if not joiners or not any(joiner in word for joiner in joiners):
         return word
+    for spelling, symbol in language.joined_tiles:
+        word = word.replace(spelling, symbol)
     last = len(word) - 1
     return "".join(
         char

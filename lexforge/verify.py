@@ -37,6 +37,7 @@ PRODUCING_STEP = {
     "stats.parquet": "tables",
     "report.html": "tables",
     "report.json": "tables",
+    "removed.tsv": "tables",
     "manifest.json": "tables",
 }
 

@@ -22,6 +22,7 @@ from lexforge.language import (
     read_yaml,
     schema_message,
     trusted_yaml,
+    validate,
 )
 from lexforge.reasons import DEFAULT_REJECT
 from lexforge.sources import CASE_SENSITIVE, CLEANED
@@ -32,6 +33,11 @@ SCHEMA_FILE = Path(__file__).resolve().parent.parent / "config" / "schema" / "co
 WORKFLOW_CONFIG = Path(".snakemake/lexforge/config.json")
 
 
+#: Language settings a lexicon may override (its ``language.json`` records the result, which the
+#: solver reads): the others replace the language file's value, these merge into it key by key.
+LANGUAGE_OVERRIDES = ("alphabet", "keep", "fold", "joiners", "tile_symbols", "length", "classify",
+                      "scrabble")  # fmt: skip
+MERGED_OVERRIDES = ("length", "classify", "scrabble")
 #: Source roles (config/schema/config.schema.yaml says what each does; pipeline.words does it).
 ROLES = ("add", "trusted", "confirm", "exact", "deny", "names")
 #: The roles whose sources the junk rules may clean (``clean``): their words count.
@@ -194,13 +200,17 @@ def _lexicon(
         raise UserError(
             f"{language_file}: code '{language_data['code']}' is not '{spec['language']}'"
         )
-    for key in ("alphabet", "keep", "tile_symbols"):
-        if key in spec:
+    overridden = [key for key in LANGUAGE_OVERRIDES if key in spec]
+    for key in overridden:
+        if key in MERGED_OVERRIDES:
+            language_data[key] = {**(language_data.get(key) or {}), **spec[key]}
+        else:
             language_data[key] = spec[key]
-    if "length" in spec:
-        language_data["length"] = {**language_data["length"], **spec["length"]}
-    check_language_data(language_data, f"{config_path}: lexicons/{name}")
-    sources = tuple(source_of(s, f"{config_path}: lexicons/{name}") for s in spec["sources"])
+    where = f"{config_path}: lexicons/{name}"
+    if overridden and not schema_checked:  # the merged language, as its file would be checked
+        validate(language_data, "language.schema.yaml", where)
+    check_language_data(language_data, where)
+    sources = tuple(source_of(s, where) for s in spec["sources"])
     _check_composition(name, sources, spec.get("min_sources", 1), config_path)
     _check_names(name, sources, spec.get("min_name_sources", 1), config_path)
     if check_files:

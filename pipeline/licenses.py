@@ -1,10 +1,15 @@
-"""Where each raw file comes from and under which licence: its line in ``raw/<lang>/SOURCES``.
+"""Where each raw file comes from and under which licence: its line in a ``SOURCES`` file.
 
 A ``SOURCES`` file (found in the raw file's folder or the nearest folder above it) has one
 tab-separated line per raw file: ``path package version license sha256``, the path relative to
-the ``SOURCES`` file's folder; the package's copyright and licence text is
-``licenses/<package>.copyright`` beside it. The manifest names the licences of a lexicon's
-sources; the release bundle carries their lines and texts.
+the ``SOURCES`` file's folder, the sha256 the file's content; the package's copyright and licence
+text is ``licenses/<package>.copyright`` beside it. ``raw/<lang>/SOURCES`` names the Debian
+packages (scripts/import-debian-raw.sh rewrites it); a folder of files from elsewhere has its own
+(``raw/en/enable2k/SOURCES``), and so does each ``raw/<lang>/curation/`` folder: a list the
+lexforge authors wrote is package ``lexforge``, version ``in-tree``, licence ``MIT`` (text:
+``licenses/lexforge.copyright``), a list read from a published source names that source. The
+manifest names the licences of a lexicon's sources; the release bundle carries their lines and
+texts.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from lexforge.errors import UserError, excerpt
+from lexforge.verify import sha256_file
 
 SOURCES_FILE = "SOURCES"
 FIELDS = ("path", "package", "version", "license", "sha256")
@@ -110,3 +116,37 @@ def licenses(entries: list[SourceEntry], unknown: list[Path]) -> list[dict]:
             }
         )
     return records
+
+
+def missing_line(file: Path) -> str:
+    """What to do for a raw file without a ``SOURCES`` line: the exact line to add, in the
+    ``SOURCES`` file of its own folder (found first)."""
+    if not file.is_file():
+        return "file not found"
+    line = "\\t".join((file.name, "lexforge", "in-tree", "MIT", sha256_file(file)))
+    text = file.parent / "licenses" / "lexforge.copyright"
+    licence = "" if text.is_file() else f", and the project's licence as {text}"
+    return (
+        "add its line (if the lexforge authors wrote it; else its source's package, version "
+        "and licence in place of 'lexforge in-tree MIT', and that licence's text as "
+        f"licenses/<package>.copyright{licence}): printf '{line}\\n' >> "
+        f"{file.parent / SOURCES_FILE}"
+    )
+
+
+def stale_lines(entries: list[SourceEntry]) -> list[str]:
+    """One problem per raw file whose content is not the sha256 its ``SOURCES`` line records,
+    saying the line to write."""
+    problems = []
+    for entry in entries:
+        recorded = entry.line.rsplit("\t", 1)[1]
+        actual = sha256_file(entry.file)
+        if actual != recorded:
+            relative = entry.file.relative_to(entry.sources_file.parent).as_posix()
+            fields = (relative, entry.package, entry.version, entry.license, actual)
+            problems.append(
+                f"{entry.file}: changed since its line in {entry.sources_file} (sha256 "
+                f"{recorded[:12]}…, now {actual[:12]}…); if the change is meant, make the line "
+                f"'{chr(9).join(fields)}'"
+            )
+    return problems

@@ -29,7 +29,7 @@ from pathlib import Path
 from lexforge.atomic import atomic_open, atomic_path
 from lexforge.errors import UserError, report_user_errors
 from lexforge.verify import sha256_file
-from pipeline.licenses import source_entries
+from pipeline.licenses import licenses, missing_line, source_entries, stale_lines
 
 COMPRESS_LEVEL = 6
 #: What the README says of each file a bundle may hold.
@@ -49,6 +49,10 @@ DESCRIPTIONS = {
     "language.json": "the language: alphabet, bounds, game tables",
     "letters.parquet": "per letter: occurrences, frequencies, tiles and values",
     "stats.parquet": "word lengths, per-source counts and rejections, anagram classes, overlap",
+    "report.html": "the quality report, as a web page",
+    "report.json": "the quality report's figures",
+    "sources.json": "the sources' names, in the order of word-sources.npy's bits",
+    "word-sources.npy": "per word: a bitmask of the sources that hold it",
 }
 
 
@@ -71,36 +75,51 @@ def bundle_members(lexicon_dir: Path, manifest: dict) -> list[Path]:
     return members
 
 
-def provenance(lexicon_dir: Path, manifest: dict) -> tuple[str, dict[str, Path]]:
-    """The bundle's ``SOURCES`` text and licence texts (name in the bundle → file); UserError
-    when a raw file has no ``SOURCES`` line or its package no licence text."""
+def provenance(lexicon_dir: Path, manifest: dict) -> tuple[str, dict[str, Path], list[dict]]:
+    """The bundle's ``SOURCES`` text, licence texts (name in the bundle → file) and licence
+    records (as the manifest's); UserError when a raw file has no ``SOURCES`` line or another
+    content than its line records, or a package no licence text."""
     files = [Path(file) for source in manifest["sources"] for file in source["files"]]
     entries, unknown = source_entries(files)
     if unknown:
         raise UserError(
-            f"{lexicon_dir}: cannot publish: {unknown[0]} has no line in a SOURCES file "
-            "(its licence is unknown)"
+            f"{lexicon_dir}: cannot publish: {unknown[0]} has no line in a SOURCES file (its "
+            f"licence is unknown): {missing_line(unknown[0])}"
         )
-    texts = {f"licenses/{entry.text_file.name}": entry.text_file for entry in entries}
-    for text in texts.values():
-        if not text.is_file():
-            raise UserError(f"{text}: licence text missing; cannot publish {lexicon_dir.name}")
+    stale = stale_lines(entries)
+    if stale:
+        raise UserError(f"cannot publish {lexicon_dir.name}: {stale[0]}")
+    texts: dict[str, Path] = {}
+    for entry in entries:
+        name = f"licenses/{entry.text_file.name}"
+        if not entry.text_file.is_file():
+            raise UserError(
+                f"{entry.text_file}: licence text missing; cannot publish {lexicon_dir.name}"
+            )
+        if name in texts and texts[name].read_bytes() != entry.text_file.read_bytes():
+            raise UserError(
+                f"{entry.text_file} and {texts[name]}: two licence texts for {name}; "
+                f"cannot publish {lexicon_dir.name} (give the packages distinct names)"
+            )
+        texts.setdefault(name, entry.text_file)
     header = (
         f"# The raw files of lexicon {manifest['lexicon']}, from their folders' SOURCES files;\n"
         "# each package's copyright and licence terms are in licenses/.\n"
         "# path\tpackage\tversion\tlicense\tsha256\n"
     )
-    return header + "".join(f"{entry.line}\n" for entry in entries), texts
+    sources_text = header + "".join(f"{entry.line}\n" for entry in entries)
+    return sources_text, texts, licenses(entries, [])
 
 
-def readme(manifest: dict, version: str, names: list[str]) -> str:
+def readme(manifest: dict, version: str, names: list[str], records: list[dict]) -> str:
     """The bundle's README: what it is, how to install it, each file, the licences."""
     name = manifest["lexicon"]
     lines = [
         f"{name} {version}: a lexforge lexicon ({manifest['language']}, "
         f"{manifest['words']:,} words)",
         "",
-        f"Install:  lexforge install {name}-{version}.tar.gz  (checks SHA256SUMS beside it)",
+        f"Install:  lexforge install {name}-{version}.tar.gz  (checks it against SHA256SUMS "
+        "beside it, or --sha256 HEX)",
         f"Query:    lexforge anagram LETTERS --lexicon {name}",
         "",
         "Files:",
@@ -110,7 +129,7 @@ def readme(manifest: dict, version: str, names: list[str]) -> str:
         key = "licenses/" if member.startswith("licenses/") else member
         lines.append(f"  {member:<{width}}  {DESCRIPTIONS.get(key, 'see the lexforge README')}")
     lines += ["", "Licences of the sources (the lexicon is derived from them):"]
-    for record in manifest["licenses"]:
+    for record in records:
         lines.append(
             f"  {record['package']} {record['version']}: {record['license']} ({record['text']})"
         )
@@ -130,11 +149,16 @@ def checked_manifest(lexicon_dir: Path, version: str) -> dict:
 
 def write_bundle(lexicon_dir: Path, version: str, out: Path) -> None:
     manifest = checked_manifest(lexicon_dir, version)
-    sources_text, texts = provenance(lexicon_dir, manifest)
+    sources_text, texts, records = provenance(lexicon_dir, manifest)
+    if manifest.get("licenses") != records:
+        raise UserError(
+            f"{lexicon_dir}/manifest.json: its licences are not those of the SOURCES files; "
+            "rebuild it with snakemake"
+        )
     files = {member.name: member for member in bundle_members(lexicon_dir, manifest)} | texts
     names = sorted([*files, "README", "SOURCES"])
     generated = {
-        "README": readme(manifest, version, names).encode(),
+        "README": readme(manifest, version, names, records).encode(),
         "SOURCES": sources_text.encode(),
     }
     write_tar(out, f"{lexicon_dir.name}-{version}", files, generated)
@@ -144,7 +168,7 @@ def write_puzzle_bundle(lexicon_dir: Path, pack: Path, version: str, out: Path) 
     """``<lexicon>-puzzles-<version>.tar.gz``: the puzzle pack, with the provenance and licences
     of the lexicon it was solved with (the solutions are derived from its words)."""
     manifest = checked_manifest(lexicon_dir, version)
-    sources_text, texts = provenance(lexicon_dir, manifest)
+    sources_text, texts, _ = provenance(lexicon_dir, manifest)
     name = manifest["lexicon"]
     files = {pack.name: pack} | texts
     lines = [

@@ -5,7 +5,8 @@ Writes ``report.json`` (the figures and word lists; ``lexforge report`` prints i
 ``report.html`` (the same, static, with the histogram as inline SVG; no script, no network):
 words by length and source, the full two- and three-letter lists, words found in one source
 only, suspicious words (no vowel, a letter four times in a row, Roman-numeral shapes),
-rejections by reason with examples, and the change since the previous build.
+rejections by reason with examples (every entry of each rule in ``removed.tsv`` beside the
+report, but those of the character classes), and the change since the previous build.
 
 The previous build is kept in a history folder (``build/work/<lexicon>/history/``): the word list
 and rejection counts of the last report, and of the one before when they differed. A rerun on
@@ -28,6 +29,7 @@ import numpy as np
 
 from lexforge.atomic import atomic_open
 from lexforge.language import Language
+from lexforge.reasons import LISTED_REASONS
 from lexforge.report import FORMAT
 from pipeline.report_html import render_html
 
@@ -38,6 +40,8 @@ CHANGED = 40  # added or removed words listed
 JUMP_ENTRIES, JUMP_FACTOR = 100, 1.5
 #: A reason that rejects at least this share of a source's entries is marked as large.
 LARGE_SHARE = 0.01
+#: Every entry the rules took away, beside the report (written by the tables step).
+REMOVED_FILE = "removed.tsv"
 ROMAN = r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 
 
@@ -184,6 +188,7 @@ def rejection_rows(stats: list[dict], previous: dict[str, int] | None) -> list[d
                 and count >= JUMP_FACTOR * before,
                 "large": bool(read.get(source)) and count >= LARGE_SHARE * read[source],
                 "examples": examples.get((source, row["reason"]), []),
+                "listed": row["metric"] == "removed" or row["reason"] in LISTED_REASONS,
             }
         )
     return rows
@@ -315,6 +320,7 @@ def build_report(
         "vowels": vowels,
         "suspicious": suspicious(words.words, language["alphabet"], vowels),
         "rejections": rejection_rows(stats, None if previous is None else previous[1]),
+        "removed_file": REMOVED_FILE,
         "change": change,
     }
 

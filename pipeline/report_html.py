@@ -219,13 +219,18 @@ def _rejections(report: dict) -> str:
                 share,
                 previous,
                 _words(r["examples"]) if r["examples"] else "",
+                "yes" if r.get("listed") else "no",
             ]
         )
+    removed = escape(report.get("removed_file", "removed.tsv"))
     note = (
         '<p class="note">Entries each source lost, by reason; share of its entries read (bold: 1% '
-        "or more); ▲ a count that jumped since the previous build.</p>"
+        "or more); ▲ a count that jumped since the previous build. Every entry of a reason marked "
+        f'"listed" is in <a href="{removed}">{removed}</a> beside this page (one per line: '
+        "source, kind, reason, entry); the character classes (apostrophe, hyphen, space, dot, "
+        "digit) only by example.</p>"
     )
-    header = ["source", "reason", "entries", "share", "previous build", "examples"]
+    header = ["source", "reason", "entries", "share", "previous build", "examples", "listed"]
     table = _table(header, rows, {0, 1, 5})
     return "<h2>Rejections by reason</h2>\n" + note + "\n" + (table if rows else "<p>(none)</p>")
 

@@ -16,12 +16,16 @@ by reason, ``example`` (a rejected entry or removed word of a reason, ``value`` 
 alone), ``overlap`` (lexicon words held by both ``source`` and ``other_source``). docs/artifacts.md
 documents every column.
 
+``removed.tsv``: the words step's list of every entry a rule took away (``pipeline.words``),
+beside the report, which counts and samples it.
+
 Last, the lexicon's ``manifest.json`` (``pipeline.manifest``), of the compile step's artifacts
 (``--artifacts``, certified against ``--records``) and these.
 
     python -m pipeline.tables --config config/config.yaml --lexicon fr \
         --words build/work/fr/words.tsv --sources build/work/fr/sources.json \
-        --anagrams build/stage/fr/anagrams.txt --classes build/stage/fr/anagram-classes.npy \
+        --removed build/work/fr/removed.tsv --anagrams build/stage/fr/anagrams.txt \
+        --classes build/stage/fr/anagram-classes.npy \
         --words-txt build/stage/fr/words.txt --history build/work/fr/history \
         --records build/work/fr/outputs/{words,compile}.json \
         --artifacts build/stage/fr/{words.txt,words.marisa,...} --out build/stage/fr
@@ -30,6 +34,7 @@ Last, the lexicon's ``manifest.json`` (``pipeline.manifest``), of the compile st
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -50,7 +55,7 @@ from pipeline.report import Words, write_report
 from pipeline.step import step_config, step_parser
 
 #: The artifacts this step writes before the manifest.
-PRODUCED = ("letters.parquet", "stats.parquet", "report.html", "report.json")
+PRODUCED = ("letters.parquet", "stats.parquet", "report.html", "report.json", "removed.tsv")
 #: The columns of stats.parquet, in order; every one but lexicon, metric and value may be null.
 STATS_SCHEMA = pa.schema(
     [
@@ -204,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = step_parser(__doc__)
     parser.add_argument("--words", type=Path, required=True)
     parser.add_argument("--sources", type=Path, required=True)
+    parser.add_argument(
+        "--removed", type=Path, required=True, help="the words step's removed.tsv (copied)"
+    )
     parser.add_argument("--anagrams", type=Path, required=True, help="the compiled anagrams.txt")
     parser.add_argument(
         "--classes", type=Path, required=True, help="the compiled anagram-classes.npy"
@@ -225,14 +233,17 @@ def main(argv: list[str] | None = None) -> int:
     words = Words.of(*read_words_and_masks(args.words))
     sources = json.loads(args.sources.read_text(encoding="utf-8"))
     sizes = anagram_class_sizes(args.anagrams, args.classes)  # every input read before writing
-    if not args.words_txt.is_file():
-        raise UserError(f"{args.words_txt}: cannot read (no such file)")
+    for path in (args.words_txt, args.removed):
+        if not path.is_file():
+            raise UserError(f"{path}: cannot read (no such file)")
     compiled = certified(args.artifacts, recorded_entries(args.records))
     with pandas_hidden():
         letters = letter_table(args.lexicon, words.words, spec.language)
         stats = stats_table(args.lexicon, words, sizes, sources)
         write_parquet(letters, args.out / "letters.parquet")
         write_parquet(stats, args.out / "stats.parquet")
+    with atomic_path(args.out / "removed.tsv") as tmp:
+        shutil.copyfile(args.removed, tmp)
     write_report(
         args.lexicon,
         spec.language_data,

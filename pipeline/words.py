@@ -16,10 +16,15 @@ length outside the bounds).
 Writes ``words.tsv`` (``WORD<TAB>sources-bitmask``, sorted by code point; bit i = i-th source
 of the lexicon) and ``sources.json`` (per source: files and hashes, whether it was cleaned,
 entries read, words kept, rejections at normalization by reason, words the composition removed
-by reason, and the first few rejected entries or removed words of each reason in sorted order).
+by reason, and the first few rejected entries or removed words of each reason in sorted order);
+and ``removed.tsv``, every entry a rule took away (``SOURCE<TAB>KIND<TAB>REASON<TAB>ENTRY``,
+KIND ``rejected`` for an entry normalization refused, by a reason of ``LISTED_REASONS``, or
+``removed`` for a word the composition removed; by source in the spec's order, then kind,
+reason and entry).
 
     python -m pipeline.words --config config/config.yaml --lexicon fr \
-        --words build/work/fr/words.tsv --sources build/work/fr/sources.json
+        --words build/work/fr/words.tsv --sources build/work/fr/sources.json \
+        --removed build/work/fr/removed.tsv
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from lexforge._wordstsv import words_tsv
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.normalize import Normalizer
-from lexforge.reasons import EXAMPLES, REASONS, REMOVAL_REASONS
+from lexforge.reasons import EXAMPLES, LISTED_REASONS, REASONS, REMOVAL_REASONS
 from lexforge.sources.hunspell import read_hunspell_forms
 from lexforge.sources.read import read_entries
 from lexforge.verify import sha256_file
@@ -49,6 +54,8 @@ from pipeline.step import lexicon_spec, step_parser
 log = logging.getLogger("pipeline.words")
 #: The roles whose words are the lexicon's own (not evidence about other words).
 WORD_ROLES = ("add", "trusted", "exact")
+#: One line of ``removed.tsv``: source id, kind (rejected, removed), reason, entry or word.
+Removal = tuple[str, str, str, str]
 
 
 @dataclass(frozen=True)
@@ -60,10 +67,14 @@ class NameRule:
     name_endings: tuple[str, ...] = ()
 
 
-def collect_words(spec: LexiconSpec) -> tuple[list[str], list[set[str]], list[dict]]:
+def collect_words(
+    spec: LexiconSpec,
+) -> tuple[list[str], list[set[str]], list[dict], list[Removal]]:
     """Sorted normalized words, the normalized words of each source (in the spec's order: a
-    word's sources bitmask, bit i for the i-th), and per-source statistics."""
+    word's sources bitmask, bit i for the i-th), per-source statistics, and every entry a rule
+    took away (the lines of ``removed.tsv``)."""
     per_source: list[set[str]] = []
+    rejections: list[list[Removal]] = []
     stats = []
     naming = any(source.role == "names" for source in spec.sources)
     lowercase: set[str] = set()  # words the lexicon's own sources write in lowercase
@@ -75,6 +86,7 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[set[str]], list[di
             reject,
             classify=source.clean,
             track_case=naming,
+            listed=frozenset(LISTED_REASONS),
         )
         pruned: Counter[frozenset[str]] = Counter()
         if source.tags:
@@ -91,6 +103,13 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[set[str]], list[di
         elif source.role in WORD_ROLES:
             lowercase |= normalizer.lowercase if source.case_sensitive else unique
         per_source.append(unique)
+        rejections.append(
+            [
+                (source.id, "rejected", reason, entry)
+                for reason in LISTED_REASONS
+                for entry in sorted(set(normalizer.listed_entries.get(reason, ())))
+            ]
+        )
         read = normalizer.read
         examples = normalizer.examples
         kept = read - sum(normalizer.rejected.values())
@@ -125,15 +144,21 @@ def collect_words(spec: LexiconSpec) -> tuple[list[str], list[set[str]], list[di
         for source, removals, words in zip(spec.sources, removed, per_source, strict=True):
             if source.role in ("add", "names"):
                 removals["named"] = words & named
-    for source_stats, removals in zip(stats, removed, strict=True):
+    listing: list[Removal] = []
+    for source, source_stats, removals, rejected in zip(
+        spec.sources, stats, removed, rejections, strict=True
+    ):
         source_stats["removed"] = {r: len(removals.get(r, ())) for r in REMOVAL_REASONS}
-        for reason, gone in sorted(removals.items()):
+        listing += rejected
+        for reason in REMOVAL_REASONS:
+            gone = removals.get(reason)
             if gone:
                 source_stats["examples"][reason] = heapq.nsmallest(EXAMPLES, gone)
+                listing += [(source.id, "removed", reason, word) for word in sorted(gone)]
     words = sort_words(list(kept))  # sorted(kept), in C: 3 s → 0.5 s for Italian's 3 M
     if not words:
         raise UserError(f"lexicon '{spec.name}': no word survives normalization; check its sources")
-    return words, per_source, stats
+    return words, per_source, stats, listing
 
 
 def compose(
@@ -230,17 +255,26 @@ def write_words_tsv(words: list[str], per_source: list[set[str]], path: Path) ->
         out.write(words_tsv(words, per_source))
 
 
+def write_removed(listing: list[Removal], path: Path) -> None:
+    """``removed.tsv``: a header line, then one line per entry a rule took away."""
+    with atomic_open(path) as out:
+        out.write("source\tkind\treason\tentry\n")
+        out.writelines("\t".join(removal) + "\n" for removal in listing)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = step_parser(__doc__)
     parser.add_argument("--words", type=Path, required=True)
     parser.add_argument("--sources", type=Path, required=True)
+    parser.add_argument("--removed", type=Path, required=True)
     args = parser.parse_args(argv)
     spec = lexicon_spec(args, check_files=True)
     # Millions of strings and no reference cycles: the collector's passes over them cost
     # seconds (2.3 of Italian's 13) and free nothing.
     gc.disable()
-    words, per_source, stats = collect_words(spec)
+    words, per_source, stats, listing = collect_words(spec)
     write_words_tsv(words, per_source, args.words)
+    write_removed(listing, args.removed)
     with atomic_open(args.sources) as out:
         json.dump(stats, out, indent=1, sort_keys=True)
         out.write("\n")

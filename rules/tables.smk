@@ -6,6 +6,7 @@ rule tables:
     input:
         words="build/work/{lexicon}/words.tsv",
         sources="build/work/{lexicon}/sources.json",
+        removed="build/work/{lexicon}/removed.tsv",
         anagrams="build/stage/{lexicon}/anagrams.txt",
         classes="build/stage/{lexicon}/anagram-classes.npy",
         words_txt="build/stage/{lexicon}/words.txt",
@@ -28,6 +29,7 @@ rule tables:
         stats="build/stage/{lexicon}/stats.parquet",
         html="build/stage/{lexicon}/report.html",
         json="build/stage/{lexicon}/report.json",
+        removed="build/stage/{lexicon}/removed.tsv",
         manifest="build/stage/{lexicon}/manifest.json",
         record="build/work/{lexicon}/outputs/tables.json",
     params:
@@ -44,7 +46,8 @@ rule tables:
         "build/benchmarks/tables/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.tables --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --words {input.words} --sources {input.sources} --anagrams {input.anagrams}"
+        " --words {input.words} --sources {input.sources} --removed {input.removed}"
+        " --anagrams {input.anagrams}"
         " --classes {input.classes} --words-txt {input.words_txt}"
         " --history build/work/{wildcards.lexicon}/history --records {input.records}"
         " --artifacts {input.artifacts} --out build/stage/{wildcards.lexicon}"

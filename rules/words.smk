@@ -8,6 +8,7 @@ rule words:
     output:
         words="build/work/{lexicon}/words.tsv",
         sources="build/work/{lexicon}/sources.json",
+        removed="build/work/{lexicon}/removed.tsv",
         record="build/work/{lexicon}/outputs/words.json",
     params:
         code=code_hash("pipeline.words"),
@@ -22,5 +23,5 @@ rule words:
         "build/benchmarks/words/{lexicon}.tsv"
     shell:
         "{PYTHON} -m pipeline.words --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
-        " --words {output.words} --sources {output.sources}"
+        " --words {output.words} --sources {output.sources} --removed {output.removed}"
         " --record {output.record} {output} 2> {log}"

@@ -13,8 +13,9 @@ from pipeline.outputs import record
 def compiled_args(folder: Path, words: list[str]) -> list[str]:
     """anagrams.txt (its lines by their definition), anagram-classes.npy (by the plain loop of
     lexforge.lexicon) and words.txt of sorted ``words``, as the compile step writes and records
-    them (``compile.json``); the tables step's arguments for them, for the report's history
-    folder and for the manifest."""
+    them (``compile.json``), and the words step's ``removed.tsv`` (its header only); the tables
+    step's arguments for them, for the report's history folder and for the manifest."""
+    (folder / "work-removed.tsv").write_text("source\tkind\treason\tentry\n")
     lines = sorted("".join(sorted(w)) + "=" + w for w in words)
     (folder / "anagrams.txt").write_text("\n".join(lines) + "\n")
     classes = folder / "anagram-classes.npy"
@@ -23,6 +24,7 @@ def compiled_args(folder: Path, words: list[str]) -> list[str]:
     artifacts = [folder / "words.txt", folder / "anagrams.txt", classes]
     record(folder / "compile.json", artifacts)
     return [
+        "--removed", str(folder / "work-removed.tsv"),
         "--anagrams", str(folder / "anagrams.txt"),
         "--classes", str(classes),
         "--words-txt", str(folder / "words.txt"),

@@ -1,9 +1,12 @@
-"""The sdist and wheel as a user gets them: ``python -m build`` (the wheel built from the sdist),
-the wheel installed into a fresh virtual environment with its core dependencies only, a bundle
-of the fixture language installed into it, queries answered from ``/``."""
+"""The release as a user gets it: ``snakemake dist`` on the real default lexicons (every bundle,
+the puzzle packs, ``SHA256SUMS``, each raw file's licence inside its bundle), the sdist and wheel
+of ``python -m build`` (the wheel built from the sdist), the wheel installed into a fresh virtual
+environment with its core dependencies only, two real bundles installed into it with their
+``SHA256SUMS``, queries answered from ``/``. The release workflow runs the same commands."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -15,9 +18,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from build_helpers import ROOT, copy_newlang, snakemake
+from build_helpers import ROOT, snakemake
 
-pytestmark = pytest.mark.slow  # compiles the extension from the sdist: about a minute
+from pipeline.config import load_config
+from pipeline.corpusconfig import load_corpus_config
+from pipeline.publish import write_bundle
+
+pytestmark = pytest.mark.slow  # snakemake dist, then the extension compiled from the sdist
 
 
 def snapshot(folder: Path) -> dict[str, int]:
@@ -138,25 +145,111 @@ def user_run(user_env, *args: str) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-def test_wheel_alone_installs_a_bundle_and_answers_from_root(user_env, tmp_path):
-    tree = copy_newlang(tmp_path / "tree")
-    snakemake(tree, "dist")
-    done = user_run(user_env, "lexforge", "install", str(tree / "build/dist/sv-0.0.1.tar.gz"))
-    assert done.returncode == 0, done.stderr
+@pytest.fixture(scope="module")
+def release() -> Path:
+    """``snakemake dist`` in the repository: build/dist/ of the real default lexicons."""
+    snakemake(ROOT, "dist")
+    return ROOT / "build/dist"
+
+
+def release_names() -> tuple[str, list[str]]:
+    """The configured version, and the files ``snakemake dist`` must make (from the config)."""
+    config = ROOT / "config/config.yaml"
+    build = load_config(config, check_files=False)
+    version = build.version
+    names = [f"{name}-{version}.tar.gz" for name in build.default]
+    names += [f"{name}-puzzles-{version}.tar.gz" for name in load_corpus_config(config).lexicons]
+    return version, names
+
+
+def members(bundle: Path) -> dict[str, bytes]:
+    """A bundle's members by name below its top folder."""
+    with tarfile.open(bundle) as tar:
+        return {
+            info.name.split("/", 1)[1]: tar.extractfile(info).read()
+            for info in tar.getmembers()
+            if info.isfile()
+        }
+
+
+def test_dist_bundles_every_default_lexicon_with_its_licences(release, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the raw files' paths are the build's, relative to the repository
+    version, names = release_names()
+    assert set(names) <= {p.name for p in release.glob("*.tar.gz")}  # other versions may linger
+    sums = (release / "SHA256SUMS").read_text().splitlines()
+    assert sorted(sums) == sorted(  # the oracle: hashlib over each file's bytes
+        f"{hashlib.sha256((release / name).read_bytes()).hexdigest()}  {name}" for name in names
+    )
+    for name in names:
+        files = members(release / name)
+        manifest = json.loads(files["manifest.json"]) if "manifest.json" in files else None
+        lines = [
+            line.split("\t")
+            for line in files["SOURCES"].decode().splitlines()
+            if not line.startswith("#")
+        ]
+        assert lines, name
+        for path, package, _, license_name, sha256 in lines:
+            assert hashlib.sha256((ROOT / path).read_bytes()).hexdigest() == sha256, path
+            text = files[f"licenses/{package}.copyright"].decode()  # its licence, inside
+            assert len(text) > 200 and license_name not in ("", "unknown"), (name, path)
+        if manifest is None:  # a puzzle pack: the pack, its lexicon's SOURCES and licences
+            continue
+        raw = {file for source in manifest["sources"] for file in source["files"]}
+        assert {line[0] for line in lines} == raw, name  # every raw file, curation lists too
+        assert set(files) >= {entry["name"] for entry in manifest["artifacts"]}
+        readme = files["README"].decode()
+        assert "None" not in readme and "unknown" not in readme, name
+        for record in manifest["licenses"]:
+            assert f"{record['package']} {record['version']}: {record['license']}" in readme
+    en = members(release / f"en-{version}.tar.gz")
+    assert b"public domain" in en["licenses/enable2k.copyright"]
+    assert (ROOT / "LICENSE").read_bytes().split(b"\n\nThe word lists")[0] in en[
+        "licenses/lexforge.copyright"
+    ]  # the curated lists the project wrote: the project's MIT licence
+    again = tmp_path / f"pt-{version}.tar.gz"  # deterministic: packed again, the same bytes
+    write_bundle(ROOT / "build/stage/pt", version, again)
+    assert again.read_bytes() == (release / f"pt-{version}.tar.gz").read_bytes()
+
+
+def bundle_words(bundle: Path) -> list[str]:
+    """The words a bundle carries, read from its tar (not through lexforge)."""
+    return members(bundle)["words.txt"].decode("utf-8").split()
+
+
+@pytest.mark.parametrize(
+    ("lexicon", "rack", "known"),
+    [
+        ("en", "LISTEN", {"ENLIST", "INLETS", "LISTEN", "SILENT", "TINSEL"}),
+        ("fr", "CHIEN", {"CHIEN", "NICHE", "CHINE"}),
+    ],
+)
+def test_wheel_installs_real_bundles_and_answers_from_root(release, user_env, lexicon, rack, known):
+    version, _ = release_names()
+    bundle = release / f"{lexicon}-{version}.tar.gz"  # SHA256SUMS beside it is checked
+    done = user_run(user_env, "lexforge", "install", str(bundle))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
     listed = json.loads(user_run(user_env, "lexforge", "lexicons", "--json").stdout)["results"]
-    assert [(e["name"], e["version"]) for e in listed] == [("sv", "0.0.1")]
+    assert (lexicon, version) in [(e["name"], e["version"]) for e in listed]
 
-    words = (tree / "build/stage/sv/words.txt").read_text(encoding="utf-8").split()  # dist alone
-    rack = max(words, key=len)
-    done = user_run(user_env, "lexforge", "anagram", rack, "--lexicon", "sv")
-    expected = sorted(v for v in words if Counter(v) <= Counter(rack))  # brute force
-    assert len(expected) > 1 and sorted(done.stdout.split()) == expected
+    words = bundle_words(bundle)
+    done = user_run(user_env, "lexforge", "anagram", rack, "--lexicon", lexicon)
+    expected = sorted(w for w in words if Counter(w) <= Counter(rack))  # brute force
+    assert sorted(done.stdout.split()) == expected, done.stderr
+    exact = user_run(user_env, "lexforge", "anagram", rack, "--exact", "--lexicon", lexicon)
+    assert known <= set(exact.stdout.split()), exact.stdout  # the published anagrams
+    assert user_run(user_env, "lexforge", "verify", "--lexicon", lexicon).returncode == 0
 
+
+def test_wheel_alone_runs_the_compiled_search_and_shipped_languages(release, user_env, tmp_path):
+    version, _ = release_names()
+    bundle = release / f"en-{version}.tar.gz"
+    assert user_run(user_env, "lexforge", "install", str(bundle)).returncode == 0
     side = 4  # the compiled search: a 4×4 board whose every row spells a 4-letter word
-    word = next(w for w in words if len(w) == side)
+    word = next(w for w in bundle_words(bundle) if len(w) == side)
     grid = tmp_path / "grid.txt"
     grid.write_text((" ".join(word) + "\n") * side, encoding="utf-8")
-    done = user_run(user_env, "lexforge", "boggle", str(grid), "--lexicon", "sv")
+    done = user_run(user_env, "lexforge", "boggle", str(grid), "--lexicon", "en")
     assert done.returncode == 0 and word in done.stdout.split(), done.stderr
 
     code = (

@@ -169,7 +169,8 @@ def test_install_refuses_a_bad_bundle(swedish, data_home, tmp_path, edit, messag
     assert run("install", str(swedish / "build/dist/sv-0.0.1.tar.gz")).returncode == 0
     before = {p.name: p.read_bytes() for p in (data_home / "sv").iterdir() if p.is_file()}
     bad = repack(swedish / "build/dist/sv-0.0.1.tar.gz", tmp_path / "sv-0.0.1.tar.gz", edit)
-    fails_in_one_line(run("install", str(bad)), str(bad), message)
+    digest = hashlib.sha256(bad.read_bytes()).hexdigest()  # its sha256 holds: the rest refuses
+    fails_in_one_line(run("install", str(bad), "--sha256", digest), str(bad), message)
     assert [p.name for p in data_home.iterdir()] == ["sv"]  # nothing half-installed
     assert {p.name: p.read_bytes() for p in (data_home / "sv").iterdir() if p.is_file()} == before
     assert not (tmp_path / "evil").exists() and not Path("/tmp/evil").exists()
@@ -178,18 +179,48 @@ def test_install_refuses_a_bad_bundle(swedish, data_home, tmp_path, edit, messag
 def test_install_checks_sha256sums(swedish, data_home, tmp_path):
     bundle = tmp_path / "sv-0.0.1.tar.gz"
     shutil.copy(swedish / "build/dist/sv-0.0.1.tar.gz", bundle)
+    real = hashlib.sha256(bundle.read_bytes()).hexdigest()  # the oracle: hashlib on the bytes
+    assert f"{real}  sv-0.0.1.tar.gz\n" in (swedish / "build/dist/SHA256SUMS").read_text()
     sums = tmp_path / "SHA256SUMS"
     sums.write_text(f"{hashlib.sha256(b'other').hexdigest()}  sv-0.0.1.tar.gz\n")
     fails_in_one_line(run("install", str(bundle)), "sha256 differs from", "SHA256SUMS")
     fails_in_one_line(run("install", str(bundle), "--sums", str(NEWLANG / "config/config.yaml")),
                       "no line for sv-0.0.1.tar.gz")  # fmt: skip
-    sums.unlink()
-    (tmp_path / "junk.tar.gz").write_bytes(gzip.compress(b"not a tar"))
-    fails_in_one_line(run("install", str(tmp_path / "junk.tar.gz")), "not a readable")
-    fails_in_one_line(run("install", str(tmp_path / "none.tar.gz")), "file not found")
     assert not data_home.exists() or not any(data_home.iterdir())
+    sums.write_text(f"{real}  sv-0.0.1.tar.gz\n")  # the right line beside it
     done = run("install", str(bundle), "--dir", str(tmp_path / "shelf"))
-    assert done.returncode == 0 and (tmp_path / "shelf/sv/words.marisa").is_file()
+    assert done.returncode == 0 and (tmp_path / "shelf/sv/words.marisa").is_file(), done.stderr
+    assert done.stderr == ""
+    sums.unlink()
+    junk = tmp_path / "junk.tar.gz"
+    junk.write_bytes(gzip.compress(b"not a tar"))
+    digest = hashlib.sha256(junk.read_bytes()).hexdigest()
+    fails_in_one_line(run("install", str(junk), "--sha256", digest), "not a readable")
+    fails_in_one_line(run("install", str(tmp_path / "none.tar.gz")), "file not found")
+
+
+def test_install_refuses_a_bundle_it_cannot_check(swedish, data_home, tmp_path):
+    bundle = tmp_path / "sv-0.0.1.tar.gz"  # no SHA256SUMS beside it
+    shutil.copy(swedish / "build/dist/sv-0.0.1.tar.gz", bundle)
+    real = hashlib.sha256(bundle.read_bytes()).hexdigest()
+    fails_in_one_line(
+        run("install", str(bundle)), str(bundle), "cannot check it", "--sha256", "--skip-sha256"
+    )
+    wrong = hashlib.sha256(b"other").hexdigest()
+    fails_in_one_line(run("install", str(bundle), "--sha256", wrong), f"not the {wrong} given")
+    fails_in_one_line(run("install", str(bundle), "--sha256", "abc"), "--sha256", "64 hex")
+    fails_in_one_line(run("install", str(bundle), "--sha256", real, "--skip-sha256"), "contradicts")
+    assert not data_home.exists() or not any(data_home.iterdir())  # nothing installed
+
+    done = run("install", str(bundle), "--sha256", real.upper())
+    assert done.returncode == 0 and (data_home / "sv/words.marisa").is_file(), done.stderr
+    assert done.stderr == ""
+    shutil.rmtree(data_home / "sv")
+
+    done = run("install", str(bundle), "--skip-sha256")  # opt-out: installed, and said so
+    assert done.returncode == 0 and (data_home / "sv/words.marisa").is_file(), done.stderr
+    assert done.stderr.count("\n") == 1 and "sha256 NOT checked" in done.stderr
+    assert str(bundle) in done.stderr and "manifest.json" in done.stderr
 
 
 def test_wordlist_cache_holds_the_pipelines_artifacts(swedish, tmp_path, monkeypatch):

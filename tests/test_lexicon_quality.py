@@ -13,24 +13,15 @@ from build_helpers import ROOT
 
 from lexforge.classify import Classifier
 from lexforge.lexicon import Lexicon
+from lexforge.normalize import Normalizer
 from lexforge.sources.curation import read_curation
-from lexforge.text import fold_word
+from lexforge.text import fold_tiles, fold_word
 from pipeline.config import load_config
 
 CONFIG = load_config(ROOT / "config/config.yaml", check_files=False)
 LEXICONS = list(CONFIG.default)
-#: Unit symbols and abbreviations players reported in the default lexicons (issue 8), by language.
-KNOWN_BAD = {
-    "en": {"BF", "BX", "CC", "KG", "KM", "QR", "QT", "RS", "XIV", "XCVII", "XXXVIII", "ETC", "ADJ"},
-    "fr": {"AC", "BD", "CM", "CT", "DL", "HG", "KG", "KM", "ML", "PX", "APR", "AVR", "CPT", "ENV"},
-    "de": {"HZ", "KG", "QM", "KW", "BERLIN", "GOETHE", "MERKEL", "MÜNCHEN", "ABK", "USW"},
-    "it": {"KG", "KM", "ECC", "XIV"},
-    "es": {"KM", "KW", "ETC", "XIV"},
-    "nl": {"KG", "KM", "HBO", "VWO", "XIV"},
-    "pt": {"KG", "KM", "ETC", "XIV"},
-}
-#: Unit symbols written by hand (SI Brochure), folded to capitals; none is a word of any
-#: language unless its language file says so.
+#: Unit symbols written by hand (SI Brochure), folded to capitals; none is a word of a language
+#: whose file applies the unit rule, unless that file says so.
 UNITS = {"KG", "MG", "KM", "CM", "MM", "ML", "CL", "DL", "HL", "KW", "MW", "KWH", "HZ", "KHZ",
          "MHZ", "GHZ", "KPA", "HPA", "KCAL", "KJ", "MV", "KV", "NM", "MS", "NS"}  # fmt: skip
 
@@ -52,23 +43,22 @@ def words_of(build_dir: Path, lexicon: str) -> set[str]:
     return set((build_dir / lexicon / "words.txt").read_text(encoding="utf-8").split())
 
 
-def two_letter_list(lexicon: str) -> Path | None:
-    exact = [s.path for s in CONFIG.lexicons[lexicon].sources if s.role == "exact"]
-    return ROOT / exact[0] if exact else None
-
-
 @pytest.mark.parametrize("lexicon", LEXICONS)
-def test_two_letter_words_equal_the_published_list(build_dir, lexicon):
+def test_exact_lists_fix_the_words_of_their_lengths(build_dir, lexicon):
+    """Each exact list (a published two-letter list, FISE-2's two- and three-tile lists) holds
+    exactly the lexicon's words of the lengths it holds (in tiles, as stored)."""
     spec = CONFIG.lexicons[lexicon]
-    listed = two_letter_list(lexicon)
-    if listed is None:
-        note = spec.language.classify.get("two_letter", "")
-        assert note.startswith("no curated list"), f"{lexicon}: no list and no note saying why"
+    exact = [source for source in spec.sources if source.role == "exact"]
+    if not exact:
+        note = spec.language.classify.get("two_letter", "no exact list (role exact)")
         pytest.skip(f"{lexicon}: {note}")
-    published = set(read_curation(listed))
-    assert published and all(len(word) == 2 for word in published)
-    built = {word for word in words_of(build_dir, lexicon) if len(word) == 2}
-    assert built == published
+    words = words_of(build_dir, lexicon)
+    normalizer = Normalizer(spec.language, case_sensitive=False, classify=False)
+    for source in exact:
+        published = {normalizer(word.lower()) for word in read_curation(ROOT / source.path)}
+        assert published and None not in published
+        lengths = {len(word) for word in published}
+        assert {word for word in words if len(word) in lengths} == published, source.id
 
 
 def test_english_holds_every_enable2k_word_of_2_to_15_letters(build_dir):
@@ -80,9 +70,15 @@ def test_english_holds_every_enable2k_word_of_2_to_15_letters(build_dir):
 
 @pytest.mark.parametrize("lexicon", LEXICONS)
 def test_no_known_bad_entry(build_dir, lexicon):
-    language = CONFIG.lexicons[lexicon].language
-    bad = {fold_word(word, language) for word in KNOWN_BAD[language.code]}
-    assert not bad & words_of(build_dir, lexicon)
+    """The entries players reported (``not-words.txt`` in the lexicon's reference folder, as
+    each language's file spells them) are not in the lexicon."""
+    spec = CONFIG.lexicons[lexicon]
+    listed = ROOT / spec.reference_dir / "not-words.txt"
+    if not listed.is_file():
+        pytest.skip(f"{lexicon}: no {listed.relative_to(ROOT)}")
+    language = spec.language
+    bad = {fold_tiles(word, language, spelled=True) for word in read_curation(listed)}
+    assert bad and not bad & words_of(build_dir, lexicon)
 
 
 def test_scrabble_variants_keep_the_letters_their_tiles_have(build_dir):
@@ -114,15 +110,18 @@ def test_german_names_go_and_nouns_that_are_also_names_stay(build_dir, lexicon):
 
 @pytest.mark.parametrize("lexicon", LEXICONS)
 def test_no_roman_numeral_unit_or_vowelless_abbreviation(build_dir, lexicon):
-    """Unless a game list (a source taken whole, not cleaned) holds it: a game list is the
-    authority on its words."""
+    """Each shape rule the lexicon's language applies holds in the lexicon (Roman numerals and
+    units also checked against lists written without lexforge.classify), unless a game list (a
+    source taken whole, not cleaned) holds the word: a game list is the authority on its words."""
     spec = CONFIG.lexicons[lexicon]
     language = spec.language
+    rules = Classifier.for_language(language)
+    if rules is None:
+        pytest.skip(f"{lexicon}: its language has no shape rules (classify)")
     allowed = set(language.classify.get("exceptions", ()))
     words = words_of(build_dir, lexicon)
-    rules = Classifier.for_language(language)
-    assert rules is not None
-    suspects = (words & (ROMAN | UNITS)) - allowed | {word for word in words if rules.reason(word)}
+    listed = (ROMAN if rules.roman_numerals else set()) | (UNITS if rules.units else set())
+    suspects = (words & listed) - allowed | {word for word in words if rules.reason(word)}
     whole = {source.id for source in spec.sources if not source.clean}
     game = Lexicon.open(build_dir / lexicon)
     assert sorted(word for word in suspects if whole.isdisjoint(game.sources_of(word))) == []

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from lexforge.language import Language
 from lexforge.normalize import Normalizer
-from lexforge.reasons import CHARACTER_REASONS, DEFAULT_REJECT
+from lexforge.reasons import CHARACTER_REASONS, DEFAULT_REJECT, LISTED_REASONS
 from lexforge.text import fold_word
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,7 +113,9 @@ def test_aspell_source_statistics_include_pruned_forms():
     from pipeline.words import collect_words
 
     spec = load_config(ROOT / "config/config.yaml").lexicons["pt"]
-    words, per_source, stats = collect_words(dataclasses.replace(spec, sources=spec.sources[1:2]))
+    words, per_source, stats, _ = collect_words(
+        dataclasses.replace(spec, sources=spec.sources[1:2])
+    )
     (aspell,) = stats
     assert aspell["read"] == 439_461  # every form aspell expands, duplicates included
     assert aspell["read"] == aspell["kept"] + sum(aspell["rejected"].values())
@@ -264,3 +266,37 @@ def test_a_word_of_uncased_letters_is_neither_lowercase_nor_capitalised():
     for case_sensitive in (True, False):
         options = {"case_sensitive": case_sensitive}
         assert _distinct(language, entries, **options) == _reference(language, entries, **options)
+
+
+def test_the_words_step_lists_every_entry_a_rule_took_away(tmp_path):
+    """removed.tsv's lines: each entry normalization refused by a listed reason (its raw form),
+    each word the composition removed; the character classes only counted."""
+    from pipeline.config import load_config
+    from pipeline.words import collect_words
+
+    (tmp_path / "list.txt").write_text("chat\nchien\nxiv\nkm\nParis\nl'arc\nbrr\n")
+    (tmp_path / "two.txt").write_text("# Source: test\nOK\n")
+    (tmp_path / "deny.txt").write_text("# Source: test\nCHIEN\tdenied for the test\n")
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        f"languages_dir: {ROOT / 'lexforge/languages'}\nlexicons:\n  xx:\n    language: en\n"
+        "    sources:\n"
+        f"      - {{format: dict, path: {tmp_path / 'list.txt'}}}\n"
+        f"      - {{format: curation, path: {tmp_path / 'two.txt'}, name: two, role: exact}}\n"
+        f"      - {{format: curation, path: {tmp_path / 'deny.txt'}, name: deny, role: deny}}\n"
+    )
+    words, _, stats, listing = collect_words(load_config(config).lexicons["xx"])
+    assert words == ["BRR", "CHAT", "OK"]  # BRR: an English interjection (en.yaml)
+    rejected = {
+        (source, reason, entry) for source, kind, reason, entry in listing if kind == "rejected"
+    }
+    assert ("dict:list.txt", "roman-numeral", "xiv") in rejected
+    assert ("dict:list.txt", "unit", "km") in rejected
+    assert ("dict:list.txt", "proper-noun", "Paris") in rejected
+    assert not any(entry == "l'arc" for _, _, entry in rejected)  # a character class
+    assert stats[0]["rejected"]["apostrophe"] == 1
+    removed = [line for line in listing if line[1] == "removed"]
+    assert ("dict:list.txt", "removed", "denied", "CHIEN") in removed
+    assert ("deny", "removed", "denied", "CHIEN") in removed
+    counted = sum(n for s in stats for r, n in s["rejected"].items() if r in LISTED_REASONS)
+    assert counted == len(rejected)

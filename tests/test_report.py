@@ -92,8 +92,16 @@ def test_report_figures_match_the_words(tmp_path):
         7 + sum(m & 1 for m in FIRST.values())
     )
     assert rejections[(SOURCES[1], "alphabet")]["previous"] is None
+    assert not rejections[(SOURCES[0], "hyphen")]["listed"]  # a character class: examples only
+    assert rejections[(SOURCES[1], "alphabet")]["listed"]
 
+    # the words step's removed.tsv, copied beside the report, linked from it, in the manifest
+    given = (tmp_path / "one/work-removed.tsv").read_bytes()
+    assert (tmp_path / "one/removed.tsv").read_bytes() == given
+    manifest = json.loads((tmp_path / "one/manifest.json").read_text())
+    assert "removed.tsv" in {artifact["name"] for artifact in manifest["artifacts"]}
     page = (tmp_path / "one/report.html").read_text()
+    assert '<a href="removed.tsv">' in page
     assert page.count("<svg") == 1 and "<script" not in page.lower()
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert all(word in page for word, mask in FIRST.items() if len(word) <= 3 or mask != 3)

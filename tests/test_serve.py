@@ -6,6 +6,7 @@ refused before any search runs."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -32,6 +33,7 @@ LEXFORGE = str(Path(sys.executable).with_name("lexforge"))
 MIDGAME = (ROOT / "tests/fixtures/scrabble/fr-midgame.board").read_text(encoding="utf-8")
 RUZZLE = (ROOT / "raw/en/reference/ruzzle-4x4.board").read_text(encoding="utf-8")
 BOGGLE_5 = (ROOT / "raw/en/reference/boggle-5x5.grid").read_text(encoding="utf-8")
+JSON = {"content-type": "application/json"}
 
 
 @pytest.fixture(scope="module")
@@ -267,14 +269,14 @@ def test_bad_query_strings_are_400(client):
 def test_large_bodies_are_413(client):
     huge = b'{"letters": "' + b"A" * 200_000 + b'"}'
     assert "over 65536 bytes" in error_of(
-        client.post("/api/lexicons/en/anagram", content=huge), 413
+        client.post("/api/lexicons/en/anagram", content=huge, headers=JSON), 413
     )
 
     def chunks():  # no Content-Length: the limit holds while reading
         for _ in range(100):
             yield b" " * 4096
 
-    response = client.post("/api/lexicons/en/anagram", content=chunks())
+    response = client.post("/api/lexicons/en/anagram", content=chunks(), headers=JSON)
     assert "over 65536 bytes" in error_of(response, 413)
 
 
@@ -360,8 +362,11 @@ def test_openapi_describes_every_route_and_parameter(client, app):
                     "200",
                     "400",
                     "404",
+                    "408",
                     "413",
+                    "415",
                     "422",
+                    "429",
                     "503",
                 }
         else:
@@ -370,7 +375,7 @@ def test_openapi_describes_every_route_and_parameter(client, app):
 
 
 def test_concurrent_queries_share_the_lexicons_safely(app, client):
-    """Many queries at once through the thread pool give each the answer it gets alone."""
+    """Many queries at once through the worker processes give each the answer it gets alone."""
     queries = [
         ("en/boggle", {"grid": "PERS/LATG/SINE/TERS", "paths": True}),
         ("en/ruzzle", {"grid": RUZZLE}),
@@ -381,11 +386,19 @@ def test_concurrent_queries_share_the_lexicons_safely(app, client):
     alone = [client.post(f"/api/lexicons/{p}", json=q).text for p, q in queries]
 
     async def together() -> list[str]:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            answers = await asyncio.gather(
-                *(http.post(f"/api/lexicons/{p}", json=q) for p, q in queries)
+        # six client addresses, five queries each: within a client's limit of queries at once
+        https = [
+            httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app, client=(f"127.0.0.{i + 2}", 1000)),
+                base_url="http://test",
             )
+            for i in range(6)
+        ]
+        answers = await asyncio.gather(
+            *(https[i % 6].post(f"/api/lexicons/{p}", json=q) for i, (p, q) in enumerate(queries))
+        )
+        for http in https:
+            await http.aclose()
         return [a.text for a in answers]
 
     assert asyncio.run(together()) == alone
@@ -479,3 +492,361 @@ def test_a_damaged_trie_is_refused_at_start(build_dir, tmp_path):
     (copy / "words.marisa").write_bytes(bytes(trie))
     with pytest.raises(UserError, match=r"words\.marisa: damaged trie"):
         open_lexicons([str(copy)])
+
+
+# ---- hostile clients: no client can deny service ----
+
+# A rack whose search takes seconds and half a gigabyte on the Italian lexicon (20 characters,
+# 3 jokers: 3.0 s of CPU for the command line on an idle core).
+LONG_RACK = "AEIOUAEIORSTNLCDM***"
+
+
+def children_of_this_process() -> list[int]:
+    return [
+        int(pid)
+        for task in Path("/proc/self/task").iterdir()
+        for pid in (task / "children").read_text().split()
+    ]
+
+
+def cpu_of_this_process() -> float:
+    """CPU seconds of every thread of this process (a search left running in a thread counts;
+    a worker process does not)."""
+    times = os.times()
+    return times.user + times.system
+
+
+def test_work_past_its_budget_is_stopped(build_dir):
+    """The query is answered 503 at its budget and its work stops then: the worker that ran it
+    is killed, nothing goes on burning a core."""
+    os.chdir(ROOT)
+    app = create_app(["it"], time_budget=0.3)
+    with TestClient(app) as short:
+        others = children_of_this_process()  # workers of other tests' apps
+        started = time.monotonic()
+        response = short.get("/api/lexicons/it/anagram", params={"letters": LONG_RACK})
+        assert "over the time budget of 0.3 s" in error_of(response, 503)
+        assert time.monotonic() - started < 2
+        assert response.headers["retry-after"] == "1"
+        assert app.state.pool.pids() == []  # killed and reaped
+        reaped = time.monotonic() + 1  # reaped by the loop once ended
+        while children_of_this_process() != others and time.monotonic() < reaped:
+            time.sleep(0.05)
+        assert children_of_this_process() == others
+        cpu = cpu_of_this_process()
+        time.sleep(1)
+        assert cpu_of_this_process() - cpu < 0.3  # nothing of it runs on here
+        every_word = short.get("/api/lexicons/it/pattern", params={"pattern": "*"})
+        assert "over the time budget" in error_of(every_word, 503)
+        assert app.state.pool.pids() == []
+        # the next query gets a fresh worker
+        answer = short.get("/api/lexicons/it/pattern", params={"pattern": "CASA"})
+        assert answer.status_code == 200 and '"CASA"' in answer.text
+
+
+def test_one_client_cannot_stall_the_others(build_dir):
+    """Four long queries of one client at once: another client's rack is answered at once
+    all along, and so is its Boggle grid (a client has one worker at a time)."""
+    os.chdir(ROOT)
+    app = create_app(["it"], time_budget=1)
+
+    async def attack() -> tuple[list[int], list[float]]:
+        def http(address: str) -> httpx.AsyncClient:
+            transport = httpx.ASGITransport(app=app, client=(address, 1000))
+            return httpx.AsyncClient(transport=transport, base_url="http://test", timeout=30)
+
+        async with http("127.0.0.2") as bad, http("127.0.0.3") as good:
+            endless = [
+                asyncio.ensure_future(
+                    bad.get("/api/lexicons/it/anagram", params={"letters": LONG_RACK})
+                )
+                for _ in range(4)
+            ]
+            waits = []
+            await asyncio.sleep(0.2)
+            for _ in range(6):
+                started = time.monotonic()
+                for params in ({"letters": "AB"}, {"letters": "CASERMA"}):
+                    rack = await good.get("/api/lexicons/it/anagram", params=params)
+                    assert rack.status_code == 200, rack.text
+                grid = await good.get("/api/lexicons/it/boggle", params={"grid": "CASA/ROMA"})
+                assert grid.status_code == 200, grid.text
+                waits.append(time.monotonic() - started)
+                await asyncio.sleep(0.3)
+            statuses = [(await response).status_code for response in endless]
+        return statuses, waits
+
+    with TestClient(app):
+        statuses, waits = asyncio.run(attack())
+    assert statuses == [503] * 4
+    assert max(waits) < 1.0, waits
+
+
+def test_a_client_has_a_few_queries_under_way_at_most(build_dir, monkeypatch):
+    from lexforge.serve import app as served
+
+    def slow_query(*args: object) -> str:
+        time.sleep(0.3)
+        return real_query(*args)
+
+    real_query = served.run_query
+    monkeypatch.setattr(served, "run_query", slow_query)
+    os.chdir(ROOT)
+    app = create_app(["en"], time_budget=10)
+
+    async def flood() -> list[int]:
+        transport = httpx.ASGITransport(app=app, client=("127.0.0.2", 1000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=30) as bad:
+            answers = await asyncio.gather(
+                *(bad.get("/api/lexicons/en/boggle", params={"grid": "AB/CD"}) for _ in range(12))
+            )
+        return [answer.status_code for answer in answers]
+
+    with TestClient(app):  # its lifespan stops the workers
+        statuses = asyncio.run(flood())
+    assert sorted(statuses) == [200] * LIMITS["client_queries"] + [429] * 4
+
+
+def test_every_parameter_sizing_work_is_bounded(client):
+    base = "/api/lexicons/en"
+    for query, status, message in [
+        ("generate?shape=8x8x8x8&min_words=1", 422, "4096 cells, at most 400"),
+        ("generate?shape=64x64&count=100", 422, "4096 cells, at most 400"),
+        ("generate?shape=20x21", 422, "420 cells, at most 400"),
+        ("boggle?grid=AB&shape=21x20", 422, "420 cells, at most 400"),
+        ("generate?rows=20&cols=20&min_words=10000", 400, "10000 is out of range"),
+        ("generate?count=101", 400, "101 is out of range"),
+        ("pattern?pattern=" + "*?" * 16, 400, "16 '*', at most 4"),
+        ("anagram?letters=" + "A" * 21, 400, "21 characters, at most 20"),
+        ("anagram?letters=AB****", 422, "jokers"),
+    ]:
+        assert message in error_of(client.get(f"{base}/{query}"), status), query
+    assert client.get(f"{base}/generate?shape=20x20&seed=1").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        (b'{"letters":' + b"[" * 1000 + b"]" * 1000 + b"}", "nested too deeply"),
+        (b'{"letters":"\\ud800AB"}', "'letters': a lone surrogate is no character"),
+        (b'{"words":["A","\\udfffB"]}', "'words': a lone surrogate is no character"),
+        (b'{"\\ud800":"AB"}', "unknown parameter"),
+        (b'{"letters":"AB","min_length":"3"}', "expected a whole number"),
+    ],
+)
+def test_malformed_bodies_are_400_never_500(client, body, fragment):
+    command = "check" if b"words" in body else "anagram"
+    response = client.post(f"/api/lexicons/en/{command}", content=body, headers=JSON)
+    assert fragment in error_of(response, 400)
+    response.content.decode("utf-8")  # valid UTF-8, the surrogate written escaped
+
+
+@pytest.mark.parametrize("number", ["3_0", "٣", " 3", "3 ", "+3", "0x1", "1" * 30])
+def test_numbers_are_ascii_digits_only(client, number):
+    response = client.get(
+        "/api/lexicons/en/anagram", params={"letters": "AB", "min_length": number}
+    )
+    assert "expected a whole number" in error_of(response, 400)
+
+
+def test_405_says_what_is_allowed(client):
+    response = client.delete("/api/lexicons/en/anagram")
+    error_of(response, 405)
+    assert set(response.headers["allow"].split(", ")) == {"GET", "HEAD", "POST"}
+    assert client.post("/api/lexicons").headers["allow"] in ("GET, HEAD", "HEAD, GET")
+
+
+def test_post_bodies_must_be_declared_json(client):
+    """A page of another site may POST text/plain without asking (no CORS preflight)."""
+    for kind in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = {"content-type": kind} if kind else {}
+        response = client.post(
+            "/api/lexicons/en/anagram", content=b'{"letters":"AB"}', headers=headers
+        )
+        assert "Content-Type: application/json" in error_of(response, 415)
+    for kind in ("application/json", "Application/JSON; charset=utf-8"):
+        response = client.post(
+            "/api/lexicons/en/anagram", content=b'{"letters":"AB"}', headers={"content-type": kind}
+        )
+        assert response.status_code == 200, response.text
+
+
+def test_host_is_checked_when_bound_to_the_loopback(build_dir):
+    from lexforge.serve.app import local_hosts
+
+    assert local_hosts("0.0.0.0", 80) is None
+    os.chdir(ROOT)
+    app = create_app(["en"], hosts=local_hosts("127.0.0.1", 8000))
+    with TestClient(app) as local:
+        for host in ("evil.example", "evil.example:8000", "127.0.0.1:8001", "localhost.evil"):
+            response = local.get("/api/lexicons", headers={"host": host})
+            assert "is not this server" in error_of(response, 400), host
+            assert response.headers["x-frame-options"] == "DENY"
+        for host in (
+            "127.0.0.1:8000",
+            "localhost:8000",
+            "LOCALHOST:8000",
+            "[::1]:8000",
+            "localhost",
+        ):
+            assert local.get("/api/lexicons", headers={"host": host}).status_code == 200, host
+
+
+def test_security_headers_on_every_answer(build_dir, monkeypatch):
+    from lexforge import answers
+
+    def broken(lexicon, words):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(answers, "check_answer", broken)
+    os.chdir(ROOT)
+    with TestClient(create_app(["en"]), raise_server_exceptions=False) as any_client:
+        for method, path, status, cache in [
+            ("GET", "/", 200, "no-cache"),
+            ("GET", "/static/app.js", 200, "no-cache"),
+            ("GET", "/api/lexicons/en/anagram?letters=AB", 200, "no-store"),
+            ("GET", "/api/lexicons/en/boggle?grid=AB/CD", 200, "no-store"),
+            ("GET", "/api/lexicons/en/anagram", 400, "no-store"),
+            ("GET", "/nowhere", 404, "no-store"),
+            ("DELETE", "/", 405, "no-store"),
+            ("GET", "/api/lexicons/en/check?words=A", 500, "no-store"),
+        ]:
+            response = any_client.request(method, path)
+            assert response.status_code == status, path
+            headers = response.headers
+            assert "frame-ancestors 'none'" in headers["content-security-policy"], path
+            assert "default-src 'self'" in headers["content-security-policy"], path
+            assert headers["x-content-type-options"] == "nosniff", path
+            assert headers["x-frame-options"] == "DENY", path
+            assert headers["referrer-policy"] == "no-referrer", path
+            assert headers["cache-control"] == cache, path
+
+
+def test_a_tile_is_named_with_its_article(client):
+    message = error_of(client.get("/api/lexicons/en/anagram", params={"letters": "[CH]AT"}), 422)
+    assert "is not an English tile" in message
+    message = error_of(client.get("/api/lexicons/fr/anagram", params={"letters": "[CH]AT"}), 422)
+    assert "is not a French tile" in message
+
+
+def start_server(*code: str) -> tuple[subprocess.Popen, int]:
+    """``lexforge serve --lexicon en`` on 127.0.0.1 (a free port), after ``code`` (Python
+    statements, e.g. shorter timeouts), answering."""
+    port = free_port()
+    program = "; ".join(
+        [
+            "import sys",
+            *code,
+            "from lexforge.cli import main",
+            f"sys.exit(main(['serve', '--port', '{port}', '--lexicon', 'en']))",
+        ]
+    )
+    server = subprocess.Popen([sys.executable, "-c", program], cwd=ROOT, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/lexicons").close()
+            return server, port
+        except OSError:
+            assert time.monotonic() < deadline and server.poll() is None, "no server"
+            time.sleep(0.1)
+
+
+def exchange(port: int, data: bytes, wait: float = 0) -> bytes:
+    """What the server says to ``data`` on a new connection (after ``wait`` s), until it
+    closes the connection or 5 s pass."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(data)
+        time.sleep(wait)
+        sock.settimeout(5)
+        answer = b""
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except TimeoutError:
+            answer += b"<still open>"
+        return answer
+
+
+def test_slow_and_oversized_requests_are_cut_off(build_dir):
+    server, port = start_server(
+        "import lexforge.serve.server as s, lexforge.serve.app as a",
+        "s.HEADER_SECONDS = 1",
+        "a.BODY_SECONDS = 1",
+    )
+    try:
+        host = f"Host: 127.0.0.1:{port}\r\n".encode()
+        started = time.monotonic()
+        assert exchange(port, b"") == b""  # silent: closed after HEADER_SECONDS
+        assert exchange(port, b"GET /api/lexicons HTTP/1.1\r\n" + host) == b""
+        assert time.monotonic() - started < 4
+        head = b"GET /api/lexicons HTTP/1.1\r\n" + host + b"X-A: " + b"a" * 20_000 + b"\r\n\r\n"
+        assert exchange(port, head).startswith(b"HTTP/1.1 400")
+        body = (
+            b"POST /api/lexicons/en/anagram HTTP/1.1\r\n"
+            + host
+            + b'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"letters"'
+        )
+        answer = exchange(port, body)
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        assert b"not received within 1 s" in answer
+        # Host checked: a page of evil.example resolving its name to 127.0.0.1
+        close = b"Connection: close\r\n\r\n"
+        evil = exchange(port, b"GET /api/lexicons HTTP/1.1\r\nHost: evil.example\r\n" + close)
+        assert evil.startswith(b"HTTP/1.1 400") and b"is not this server" in evil
+        good = exchange(port, b"GET /api/lexicons HTTP/1.1\r\n" + host + close)
+        assert good.startswith(b"HTTP/1.1 200")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_client_flooding_cheap_queries_is_moved_off_the_loop(build_dir):
+    """Racks are answered in the server's loop, but a client taking much of the loop has its
+    next ones answered by a worker (one at a time); once it has been quiet, by the loop again."""
+    os.chdir(ROOT)
+    app = create_app(["en"])
+    with TestClient(app) as flooding:
+        rack = "/api/lexicons/en/anagram?letters=SEATRIN*"
+        alone = flooding.get(rack).text
+        assert app.state.pool.pids() == []  # answered inline
+        until = time.monotonic() + 10
+        while not app.state.pool.pids() and time.monotonic() < until:
+            assert flooding.get(rack).text == alone
+        assert app.state.pool.pids(), "a flood of racks never left the loop"
+        assert flooding.get(rack).text == alone
+        app.state.pool.close()
+        time.sleep(3)
+        assert flooding.get(rack).text == alone
+        assert app.state.pool.pids() == []  # inline again
+
+
+def test_a_client_address_has_a_few_connections_at_most(build_dir):
+    from lexforge.serve.server import CLIENT_CONNECTIONS
+
+    server, port = start_server()
+    held = []
+    try:
+        for _ in range(CLIENT_CONNECTIONS):
+            sock = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+            held.append(sock)
+        time.sleep(0.3)
+        extra = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+        extra.settimeout(5)
+        with contextlib.suppress(ConnectionResetError):  # closed at once
+            assert extra.recv(100) == b""
+        extra.close()
+        request = f"GET /api/lexicons HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        held[0].sendall(request)
+        held[0].settimeout(5)
+        assert held[0].recv(100).startswith(b"HTTP/1.1 200")
+        other = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.3", 0))
+        other.sendall(request)
+        other.settimeout(5)
+        assert other.recv(100).startswith(b"HTTP/1.1 200")
+        other.close()
+    finally:
+        for sock in held:
+            sock.close()
+        server.terminate()
+        server.wait(timeout=10)

@@ -184,8 +184,10 @@ def test_ruzzle_board_with_qu_and_multipliers(server, page, tmp_path):
     page.fill("#grid-rows", "5")  # a random 5×5 board with multipliers, from the API
     page.dispatch_event("#grid-rows", "change")
     page.click("#grid-random")
-    page.wait_for_function("document.querySelectorAll('#grid-board g.cell').length === 20")
-    page.wait_for_function("!document.querySelector('#grid-status').textContent.includes('…')")
+    # locators, not wait_for_function: its polling evaluates a string, which the page's
+    # Content-Security-Policy (no 'unsafe-eval') refuses
+    sync_api.expect(page.locator("#grid-board g.cell")).to_have_count(20)
+    sync_api.expect(page.locator("#grid-status")).not_to_contain_text("…")
     grid = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('grid')")
     assert grid != board and len(grid.split("/")) == 5
     drawn = cli_json("ruzzle", grid, "--lexicon", "en")["results"]

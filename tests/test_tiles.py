@@ -56,7 +56,7 @@ def test_words_are_tokenized_greedily_left_to_right_longest_tile_first():
             "code": "xx",
             "alphabet": "ABC",
             "length": {"min": 2, "max": 9},
-            "scrabble": {"tiles": {"AB": [1, 1], "ABC": [1, 1]}},
+            "scrabble": {"tiles": {t: [1, 1] for t in ("A", "B", "C", "AB", "ABC")}},
             "tile_symbols": {"AB": "Ç", "ABC": "Ł"},
         }
     )

@@ -10,11 +10,14 @@ from the solver as UserError (HTTP 422).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 KINDS = {"string": str, "integer": int, "boolean": bool, "strings": list}
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,20}")
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class BadRequest(Exception):
@@ -81,12 +84,12 @@ class Param:
             raise BadRequest(400, f"parameter '{self.name}': given {len(texts)} times")
         text = texts[0]
         if self.kind == "integer":
-            try:
-                return int(text)
-            except ValueError:
+            # ASCII digits only: int() also takes '3_0', '٣' and spaces around
+            if not WHOLE_NUMBER.fullmatch(text):
                 raise BadRequest(
                     400, f"parameter '{self.name}': expected a whole number, not '{text[:20]}'"
-                ) from None
+                )
+            return int(text)
         if self.kind == "boolean":
             if text.lower() not in ("true", "false", "1", "0"):
                 raise BadRequest(400, f"parameter '{self.name}': expected true or false")
@@ -94,6 +97,8 @@ class Param:
         return text
 
     def _check_length(self, text: str) -> None:
+        if SURROGATE.search(text):  # a JSON body's lone \ud800: no character, no UTF-8
+            raise BadRequest(400, f"parameter '{self.name}': a lone surrogate is no character")
         if self.max_length is not None and len(text) > self.max_length:
             raise BadRequest(
                 400,
@@ -202,9 +207,12 @@ def openapi_document(endpoints: list[Endpoint], limits: dict[str, Any], version:
             200: "the answer",
             400: "a parameter unknown, missing, of the wrong type or out of bounds; bad JSON",
             404: "no such lexicon among those served",
+            408: "the request body did not arrive in time",
             413: f"request body over {limits['body_bytes']} bytes",
+            415: "a POST body not sent as Content-Type: application/json",
             422: "the query's input is wrong (the command line's message)",
-            503: f"the query ran over its time budget of {limits['time_budget']} s",
+            429: f"{limits['client_queries']} queries of this client address under way already",
+            503: f"the query ran over its time budget of {limits['time_budget']} s (stopped)",
         }
         return {
             str(status): {
@@ -273,7 +281,7 @@ def openapi_document(endpoints: list[Endpoint], limits: dict[str, Any], version:
                 for param in endpoint.params
             },
         }
-        codes = responses(200, 400, 404, 413, 422, 503)
+        codes = responses(200, 400, 404, 408, 413, 415, 422, 429, 503)
         paths[f"/api/lexicons/{{lexicon}}/{endpoint.command}"] = {
             "get": {
                 "operationId": f"{endpoint.command}_get",
