@@ -31,6 +31,7 @@ from itertools import islice
 from lexforge.classify import Classifier
 from lexforge.language import Language
 from lexforge.reasons import CHARACTER_REASONS, DEFAULT_REJECT, EXAMPLES
+from lexforge.sources.affixrules import RefusedForms
 from lexforge.text import fold_word
 
 #: Entries taken at once by the compiled plain path (``Normalizer.normalize_distinct``).
@@ -215,6 +216,13 @@ class Normalizer:
             reason = self._rejecting_class(chars)
             self.rejected[reason] += count
             self.read += count
+
+    def count_refused(self, refused: RefusedForms) -> None:
+        """Count the forms a reader left out by affix rule as read and rejected (affix-rule)."""
+        if refused.count:
+            self.rejected["affix-rule"] += refused.count
+            self.read += refused.count
+            self.examples["affix-rule"] = list(refused.examples)
 
     def __call__(self, entry: str) -> str | None:
         """The normalized word, or None (the reason is counted in ``rejected``)."""

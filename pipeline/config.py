@@ -26,6 +26,7 @@ from lexforge.language import (
 )
 from lexforge.reasons import DEFAULT_REJECT
 from lexforge.sources import CASE_SENSITIVE, CLEANED
+from lexforge.sources.affixrules import AffixRefusal
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "config" / "schema" / "config.schema.yaml"
 #: The configuration as the workflow resolved and validated it (rules/common.smk writes it, in
@@ -55,6 +56,7 @@ class Source:
     tags: tuple[str, ...] = ()
     #: the junk rules apply (capitals, the shape rules); else the list is taken whole, folded
     clean: bool = False
+    refuse_flags: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -89,6 +91,20 @@ class LexiconSpec:
     min_sources: int = 1
     min_name_sources: int = 1
     priority: int = 0
+    refuse_affixes: tuple[str, ...] = ()
+    refuse_in_lists: tuple[str, ...] = ()
+
+    def affix_refusal(self, source: Source) -> AffixRefusal:
+        """What `source` must not yield: the forms of the refused affix classes and flags (an
+        aspell or hunspell source giving the lexicon words; nothing for the others)."""
+        if source.format not in ("aspell", "hunspell") or source.role in ("deny", "names"):
+            return AffixRefusal()
+        return AffixRefusal.from_config(
+            self.language_data.get("affix_classes", {}),
+            self.refuse_affixes,
+            source.refuse_flags,
+            f"lexicons/{self.name}",
+        )
 
 
 @dataclass(frozen=True)
@@ -219,6 +235,25 @@ def _lexicon(
                 raise UserError(
                     f"{config_path}: lexicons/{name}: source file {source.path} not found"
                 )
+    for source in sources:
+        if source.refuse_flags and source.format not in ("aspell", "hunspell"):
+            raise UserError(
+                f"{config_path}: lexicons/{name}: source {source.id}: refuse_flags are for an "
+                "aspell or hunspell source"
+            )
+    refuse_affixes = tuple(spec.get("refuse_affixes", ()))
+    for listed in spec.get("refuse_in_lists", ()):
+        if listed not in refuse_affixes:
+            raise UserError(
+                f"{config_path}: lexicons/{name}: refuse_in_lists: {listed!r} is not in "
+                "refuse_affixes"
+            )
+    AffixRefusal.from_config(  # unknown classes and bad patterns are errors now
+        language_data.get("affix_classes", {}),
+        refuse_affixes,
+        (),
+        f"{config_path}: lexicons/{name}",
+    )
     return LexiconSpec(
         name=name,
         language=Language.from_dict(language_data),
@@ -230,6 +265,8 @@ def _lexicon(
         min_sources=spec.get("min_sources", 1),
         min_name_sources=spec.get("min_name_sources", 1),
         priority=spec.get("priority", 0),
+        refuse_affixes=refuse_affixes,
+        refuse_in_lists=tuple(spec.get("refuse_in_lists", ())),
     )
 
 
@@ -248,6 +285,7 @@ def source_of(entry: dict[str, Any], where: str) -> Source:
         name=entry.get("name"),
         tags=tuple(entry.get("tags", ())),
         clean=clean,
+        refuse_flags=tuple(entry.get("refuse_flags", ())),
     )
     if "clean" in entry and role not in CLEANABLE_ROLES:
         raise UserError(

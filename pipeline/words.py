@@ -44,6 +44,7 @@ from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.normalize import Normalizer
 from lexforge.reasons import EXAMPLES, LISTED_REASONS, REASONS, REMOVAL_REASONS
+from lexforge.sources.affixrules import RefusedForms
 from lexforge.sources.hunspell import read_hunspell_forms
 from lexforge.sources.read import read_entries
 from lexforge.verify import sha256_file
@@ -56,6 +57,9 @@ log = logging.getLogger("pipeline.words")
 WORD_ROLES = ("add", "trusted", "exact")
 #: One line of ``removed.tsv``: source id, kind (rejected, removed), reason, entry or word.
 Removal = tuple[str, str, str, str]
+#: Formats without affix information: with ``refuse_in_lists``, a word of theirs that a refused
+#: affix rule of a later aspell or hunspell source made, and that source does not keep, goes.
+PLAIN_LISTS = ("dict", "ods", "freelang")
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,11 @@ def collect_words(
     stats = []
     naming = any(source.role == "names" for source in spec.sources)
     lowercase: set[str] = set()  # words the lexicon's own sources write in lowercase
-    for source in spec.sources:
+    # refuse_in_lists: the raw entries of the plain word lists read so far (their index → the
+    # entries), and the words of theirs a refused affix rule made (index → words)
+    listed: dict[int, set[str]] = {}
+    refused_in_lists: dict[int, set[str]] = {}
+    for index, source in enumerate(spec.sources):
         reject = {**spec.reject, "proper_nouns": False} if source.role == "names" else spec.reject
         normalizer = Normalizer(
             spec.language,
@@ -89,15 +97,34 @@ def collect_words(
             listed=frozenset(LISTED_REASONS),
         )
         pruned: Counter[frozenset[str]] = Counter()
+        refusal = spec.affix_refusal(source)
+        watch = frozenset().union(*listed.values()) if refusal and listed else frozenset()
+        refused = RefusedForms(watch=watch, watch_classes=frozenset(spec.refuse_in_lists))
         if source.tags:
             forms = read_hunspell_forms(source.path, frozenset(source.tags))
             entries = (form for form, _ in forms)
         else:
             entries = read_entries(
-                source.format, source.path, source.encoding, normalizer.reject_chars(), pruned
+                source.format,
+                source.path,
+                source.encoding,
+                normalizer.reject_chars(),
+                pruned,
+                refusal,
+                refused,
             )
+        if spec.refuse_in_lists and source.format in PLAIN_LISTS and source.role == "add":
+            entries = listed[index] = set(entries)
         unique = normalizer.normalize_distinct(entries)
         normalizer.count_pruned(pruned)
+        normalizer.count_refused(refused)
+        if refused.watched:  # words of the lists before that a refused rule made, and not kept
+            plain = Normalizer(spec.language, False, spec.reject, classify=False)
+            gone = plain.normalize_distinct(refused.watched) - unique
+            for earlier in listed:
+                hit = per_source[earlier] & gone
+                per_source[earlier] -= hit
+                refused_in_lists.setdefault(earlier, set()).update(hit)
         if source.role == "names" and not source.tags:
             unique -= normalizer.lowercase  # a name list's names: its capitalised-only words
         elif source.role in WORD_ROLES:
@@ -132,6 +159,8 @@ def collect_words(
             }
         )
     kept, removed = compose(spec.sources, per_source, spec.min_sources)
+    for index, words in refused_in_lists.items():
+        removed[index]["affix-rule"] = words
     if naming:
         names = spec.language_data.get("names", {})
         rule = NameRule(

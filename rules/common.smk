@@ -106,7 +106,8 @@ def code_hash(module):
 def spec_hash(lexicon):
     """What of the configuration a lexicon depends on: a change reruns it, and only it."""
     spec = BUILD.lexicons[lexicon]
-    text = repr((spec.sources, spec.min_sources, sorted(spec.reject.items()), sorted(spec.language_data.items())))
+    text = repr((spec.sources, spec.min_sources, sorted(spec.reject.items()), sorted(spec.language_data.items()),
+                 spec.refuse_affixes, spec.refuse_in_lists))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

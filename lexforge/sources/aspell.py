@@ -36,6 +36,7 @@ from pathlib import Path
 from lexforge._affixforms import add_suffix_forms
 from lexforge._prezip import prezip_lines
 from lexforge.errors import UserError
+from lexforge.sources.affixrules import AffixRefusal, AffixRule, RefusedForms
 
 #: aspell skips a word list line longer than this (word, plus ``/`` and flags if any).
 MAX_LINE_LENGTH = 240
@@ -51,6 +52,8 @@ def read_aspell(
     path: Path,
     reject_chars: frozenset[str] = frozenset(),
     pruned: Counter[frozenset[str]] | None = None,
+    refusal: AffixRefusal | None = None,
+    refused: RefusedForms | None = None,
 ) -> Iterator[str]:
     """Every form of the aspell dictionary `path` (a .multi or a single .cwl.gz), decoded to str,
     original case, as `aspell dump master | aspell expand` would print them (duplicates allowed).
@@ -65,11 +68,73 @@ def read_aspell(
     building the pruned forms (see ``_RejectCounter``); they grow as the stream is consumed and
     are complete once it is exhausted.
 
+    With `refusal`, the other forms made by an affix entry it refuses are left out too and, with
+    `refused`, counted there.
+
     Errors (missing or garbled files) raise UserError, one line naming the file."""
     path = Path(path)
     parts = _dictionary_parts(path, ())
     language = _load_language(parts[0])
+    if refusal:
+        forms = _refusing(parts, language, refusal, refused, frozenset(reject_chars), pruned)
+        return refusal.without_roots(forms, refused)
     return _generate(parts, language, frozenset(reject_chars), pruned)
+
+
+def read_aspell_rules(path: Path) -> Iterator[tuple[str, tuple[AffixRule, ...]]]:
+    """Every form of `path` (as ``read_aspell`` yields them, duplicates allowed) with the affix
+    entries that made it, prefix first (none for a root itself)."""
+    path = Path(path)
+    parts = _dictionary_parts(path, ())
+    language = _load_language(parts[0])
+    full = _Expander(language.affixes or _AffixRules(), lambda rule: True)
+    for part in parts:
+        for root, flags in _roots(part, language, full):
+            yield from full.expand_rules(root, flags)
+
+
+def _refusing(
+    parts: list[Path],
+    language: _Language,
+    refusal: AffixRefusal,
+    refused: RefusedForms | None,
+    reject_chars: frozenset[str],
+    pruned: Counter[frozenset[str]] | None,
+) -> Iterator[tuple[str, list[str]]]:
+    """``read_aspell`` with a refusal, root by root (the root, its forms): each root's forms
+    as ``_generate`` makes them (without the reject characters, counted in `pruned`), less those
+    a refused entry made, counted in `refused` (the difference of the root's two expansions, as
+    multisets). Both expansions are made in C, with the entries each keeps."""
+    rules = language.affixes or _AffixRules()
+    full = _Expander(rules, lambda rule: True)
+    base = _pruned_expansion(rules, full, reject_chars, pruned) if reject_chars else full.expand
+    kept_full = _Expander(rules, lambda rule: True, refusal.refuses)
+    kept_of = kept_full.expand
+    if reject_chars:
+        reject = re.compile(f"[{_class_body(reject_chars)}]").search
+        kept_pruned = _Expander(
+            rules, lambda rule: reject_chars.isdisjoint(rule.add), refusal.refuses
+        )
+        careful = _careful_flags(rules, reject_chars)
+
+        def kept_of(root: str, flags: str) -> list[str]:
+            if reject(root) or (careful and not careful.isdisjoint(flags)):
+                return [form for form in kept_full.expand(root, flags) if not reject(form)]
+            return kept_pruned.expand(root, flags)
+
+    for part in parts:
+        for root, flags in _roots(part, language, full):
+            forms = base(root, flags)
+            kept = kept_of(root, flags) if flags else forms
+            if len(kept) != len(forms) and refused is not None:
+                gone = Counter(forms) - Counter(kept)
+                for form in gone.elements():
+                    refused.add(form)
+                if not refused.watch.isdisjoint(gone):  # which classes refused them
+                    for form, rules in full.expand_rules(root, flags):
+                        if form in gone:
+                            refused.note(form, map(refusal.reason, rules))
+            yield root, kept
 
 
 # --- dictionary structure --------------------------------------------------------------------
@@ -385,6 +450,7 @@ class _Rule:
     add: str
     condition: tuple[_Position, ...]  # checked on the root, at its start / end
     cross: bool  # the header's Y/N
+    stripped: str = ""  # the characters `strip` counts
 
 
 @dataclass
@@ -477,7 +543,7 @@ def _rule(where: str, strip: str, add: str, condition: str, suffix: bool, cross:
             f"{where}: condition {condition!r} has more than "
             f"{MAX_CONDITION_POSITIONS} positions (aspell cannot check them)"
         )
-    return _Rule(len(strip), add, positions, cross)
+    return _Rule(len(strip), add, positions, cross, strip)
 
 
 def _normalize_condition(condition: str) -> str | None:
@@ -609,17 +675,32 @@ class _Expander:
 
     ``prefixes`` and ``suffixes`` are the tables of the flags that keep entries."""
 
-    def __init__(self, rules: _AffixRules, keep: Callable[[_Rule], bool]) -> None:
-        """Use only the entries `keep` accepts (all of them when not pruning)."""
+    def __init__(
+        self,
+        rules: _AffixRules,
+        keep: Callable[[_Rule], bool],
+        refuses: Callable[[AffixRule], bool] | None = None,
+    ) -> None:
+        """Use only the entries `keep` accepts (all of them when not pruning) and, with
+        `refuses`, that it does not refuse."""
+
+        def kept(flag: str, entries: list[_Rule], kind: str) -> list[_Rule]:
+            return [
+                rule
+                for rule in entries
+                if keep(rule)
+                and not (refuses and refuses(AffixRule(kind, flag, rule.stripped, rule.add)))
+            ]
+
         self.prefixes = {
-            flag: _AffixTable(kept, suffix=False, cross=False)
+            flag: _AffixTable(found, suffix=False, cross=False)
             for flag, entries in rules.prefixes.items()
-            if (kept := [rule for rule in entries if keep(rule)])
+            if (found := kept(flag, entries, "PFX"))
         }
         self.suffixes = {
-            flag: _AffixTable(kept, suffix=True, cross=rules.suffix_cross[flag])
+            flag: _AffixTable(found, suffix=True, cross=rules.suffix_cross[flag])
             for flag, entries in rules.suffixes.items()
-            if (kept := [rule for rule in entries if keep(rule)])
+            if (found := kept(flag, entries, "SFX"))
         }
 
     def applicable_flags(self, word: str, flags: str) -> int:
@@ -631,6 +712,45 @@ class _Expander:
             )
             for flag in flags
         )
+
+    def expand_rules(self, root: str, flags: str) -> list[tuple[str, tuple[AffixRule, ...]]]:
+        """The forms of ``expand`` in the same order, each with the affix entries that made it
+        (prefix first)."""
+        forms: list[tuple[str, tuple[AffixRule, ...]]] = [(root, ())]
+        suffixes: list[tuple[_Result, AffixRule]] = []
+        cross_suffixes: list[tuple[_Result, AffixRule]] = []
+        crossing: list[tuple[str, AffixRule]] = []
+        size = len(root)
+        for flag in flags:
+            table = self.suffixes.get(flag)
+            if table is not None:
+                found = [
+                    (result, AffixRule("SFX", flag, root[size - result[0] :], result[1]))
+                    for result in table.applicable(root)
+                ]
+                suffixes += found
+                if table.cross:
+                    cross_suffixes += found
+            table = self.prefixes.get(flag)
+            if table is not None:
+                for strip, add, cross in table.applicable(root):
+                    form = add + root[strip:]
+                    rule = AffixRule("PFX", flag, root[:strip], add)
+                    forms.append((form, (rule,)))
+                    if cross:
+                        crossing.append((form, rule))
+        forms += [
+            (root[: size - strip] + add, (rule,))
+            for (strip, add, _), rule in suffixes
+            if strip < size
+        ]
+        for form, prefix in crossing:
+            forms += [
+                (form[: len(form) - strip] + add, (prefix, rule))
+                for (strip, add, _), rule in cross_suffixes
+                if strip < len(form)
+            ]
+        return forms
 
     def expand(self, root: str, flags: str) -> list[str]:
         """The root, its prefix forms, its suffix forms, and cross-product forms: a prefix form
@@ -703,11 +823,7 @@ def _pruned_expansion(
     the dropped entries would have made are counted by ``_RejectCounter``."""
     reject = re.compile(f"[{_class_body(reject_chars)}]").search
     kept_entries = _Expander(rules, lambda rule: reject_chars.isdisjoint(rule.add))
-    careful = {
-        flag
-        for flag, entries in rules.prefixes.items()
-        if any(_strippable_prefix(rule, reject_chars) for rule in entries)
-    }
+    careful = _careful_flags(rules, reject_chars)
     counter = None if pruned is None else _RejectCounter(full, reject_chars, pruned)
 
     def filtered(forms: list[str]) -> list[str]:
@@ -732,6 +848,16 @@ def _pruned_expansion(
         return kept_entries.expand(root, flags)
 
     return forms_of
+
+
+def _careful_flags(rules: _AffixRules, reject_chars: frozenset[str]) -> set[str]:
+    """The flags with a prefix entry whose reject characters a cross suffix may strip: their
+    roots are expanded in full and filtered (see ``_pruned_expansion``)."""
+    return {
+        flag
+        for flag, entries in rules.prefixes.items()
+        if any(_strippable_prefix(rule, reject_chars) for rule in entries)
+    }
 
 
 def _strippable_prefix(rule: _Rule, reject_chars: frozenset[str]) -> bool:

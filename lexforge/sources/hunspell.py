@@ -30,6 +30,7 @@ Compounds (``COMPOUNDFLAG``, ``COMPOUNDRULE``, …) are not expanded.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lexforge.errors import UserError, excerpt
+from lexforge.sources.affixrules import AffixRefusal, AffixRule, RefusedForms
 
 #: hunspell's names of 8-bit encodings that Python spells otherwise.
 _ENCODING_NAMES = {"microsoft-cp1251": "cp1251", "TIS620-2533": "tis-620"}
@@ -45,6 +47,8 @@ _FLAG_TYPES = ("char", "long", "num", "UTF-8")
 _FLAG_SETTINGS = ("NEEDAFFIX", "PSEUDOROOT", "CIRCUMFIX", "FORBIDDENWORD", "ONLYINCOMPOUND")
 
 Form = tuple[str, tuple[str, ...]]
+#: A form, its fields and the affix entries that made it (none for the root itself).
+_Made = tuple[str, tuple[str, ...], tuple["_Affix", ...]]
 
 
 def read_hunspell_forms(path: Path, tags: frozenset[str] | None = None) -> Iterator[Form]:
@@ -57,11 +61,36 @@ def read_hunspell_forms(path: Path, tags: frozenset[str] | None = None) -> Itera
 
     Errors (missing files, a malformed affix file or word list) raise UserError, one line naming
     the file and the line."""
-    path = Path(path)
+    return ((form, fields) for form, fields, _ in _read_made(path, tags))
+
+
+def read_hunspell_rules(path: Path) -> Iterator[tuple[str, tuple[AffixRule, ...]]]:
+    """Every form of `path` (as ``read_hunspell_forms`` yields them, duplicates allowed) with the
+    affix entries that made it, prefix first (none for a root itself)."""
+    rules: dict[int, AffixRule] = {}
+
+    def rule(affix: _Affix) -> AffixRule:
+        found = rules.get(id(affix))
+        if found is None:
+            found = rules[id(affix)] = affix.rule()
+        return found
+
+    for form, _, made in _read_made(path):
+        yield form, tuple(map(rule, made))
+
+
+def _check_path(path: Path) -> None:
+    """A UserError unless `path` is an existing .dic file."""
     if path.suffix != ".dic":
         raise UserError(f"{path}: not a hunspell dictionary (expected the .dic file)")
     if not path.is_file():
         raise UserError(f"{path}: no such word list")
+
+
+def _read_made(path: Path, tags: frozenset[str] | None = None) -> Iterator[_Made]:
+    """The forms of `path` with their fields and the affix entries that made them."""
+    path = Path(path)
+    _check_path(path)
     rules = _parse_affixes(path.with_suffix(".aff"))
     entries = _parse_words(path, rules, tags)
     return _generate(entries, rules, tags)
@@ -71,27 +100,77 @@ def read_hunspell(
     path: Path,
     reject_chars: frozenset[str] = frozenset(),
     pruned: Counter[frozenset[str]] | None = None,
+    refusal: AffixRefusal | None = None,
+    refused: RefusedForms | None = None,
 ) -> Iterator[str]:
     """The forms of `path` (see ``read_hunspell_forms``) without their fields. Forms holding any of
     `reject_chars` are left out and, with `pruned`, counted there by the set of those characters
     they hold (duplicates included), so the yielded forms and the counts add up to the full
-    stream."""
-    forms = read_hunspell_forms(path)
-    if not reject_chars:
-        return (form for form, _ in forms)
-    return _filtered(forms, frozenset(reject_chars), pruned)
+    stream. With `refusal`, the other forms made by an affix entry it refuses are left out too
+    and, with `refused`, counted there."""
+    if refusal:
+        path = Path(path)
+        _check_path(path)
+        rules = _parse_affixes(path.with_suffix(".aff"))
+        chars = frozenset(reject_chars)
+        groups = (
+            (
+                root,
+                [
+                    form
+                    for form, _, _ in _refuse(
+                        _filtered(forms, chars, pruned) if chars else forms, refusal, refused
+                    )
+                ],
+            )
+            for root, forms in _generate_by_entry(_parse_words(path, rules), rules)
+        )
+        return refusal.without_roots(groups, refused)
+    forms: Iterable[_Made] = _read_made(path)
+    if reject_chars:
+        forms = _filtered(forms, frozenset(reject_chars), pruned)
+    return (form for form, _, _ in forms)
+
+
+def _refuse(
+    forms: Iterable[_Made], refusal: AffixRefusal, refused: RefusedForms | None
+) -> Iterator[_Made]:
+    """The forms none of whose affix entries `refusal` refuses; the others counted in
+    `refused`."""
+    verdicts: dict[int, bool] = {}  # id of an affix entry → refused
+
+    def refuses(affix: _Affix) -> bool:
+        verdict = verdicts.get(id(affix))
+        if verdict is None:
+            verdict = verdicts[id(affix)] = refusal.refuses(affix.rule())
+        return verdict
+
+    for made in forms:
+        if made[2] and any(map(refuses, made[2])):
+            if refused is not None:
+                refused.add(made[0])
+                if made[0] in refused.watch:
+                    refused.note(made[0], (refusal.reason(affix.rule()) for affix in made[2]))
+        else:
+            yield made
+
+
+@functools.cache
+def _reject_pattern(reject_chars: frozenset[str]) -> re.Pattern[str]:
+    """A regex finding any of `reject_chars`."""
+    return re.compile("[" + "".join(re.escape(char) for char in sorted(reject_chars)) + "]")
 
 
 def _filtered(
-    forms: Iterable[Form], reject_chars: frozenset[str], pruned: Counter[frozenset[str]] | None
-) -> Iterator[str]:
+    forms: Iterable[_Made], reject_chars: frozenset[str], pruned: Counter[frozenset[str]] | None
+) -> Iterator[_Made]:
     """The forms without a reject character; the others counted in `pruned`."""
-    reject = re.compile("[" + "".join(re.escape(char) for char in sorted(reject_chars)) + "]")
-    for form, _ in forms:
-        if reject.search(form) is None:
-            yield form
+    reject = _reject_pattern(reject_chars)
+    for made in forms:
+        if reject.search(made[0]) is None:
+            yield made
         elif pruned is not None:
-            pruned[reject_chars.intersection(form)] += 1
+            pruned[reject_chars.intersection(made[0])] += 1
 
 
 # --- the affix file --------------------------------------------------------------------------
@@ -102,6 +181,7 @@ class _Affix:
     """One PFX or SFX entry."""
 
     flag: int
+    name: str  # the flag as the affix file writes it
     suffix: bool
     cross: bool
     strip: str
@@ -115,6 +195,10 @@ class _Affix:
     circumfix: bool = False  # CIRCUMFIX in cont: only with a circumfix affix on the other side
     compound_only: bool = False  # ONLYINCOMPOUND in cont: never outside compounds
     simple: bool = False  # no strip, at most one condition position (tested on the edge)
+
+    def rule(self) -> AffixRule:
+        """This entry as a public ``AffixRule``."""
+        return AffixRule("SFX" if self.suffix else "PFX", self.name, self.strip, self.add)
 
     def apply(self, word: str, fullstrip: bool) -> str | None:
         """The form this entry makes of `word`, or None if it does not apply (hunspell's rule:
@@ -372,6 +456,7 @@ def _affix(
     special = rules.special
     return _Affix(
         flag=flag,
+        name=fields[1],
         suffix=suffix,
         cross=cross,
         strip=strip,
@@ -583,14 +668,15 @@ class _Expander:
         `word`."""
         return self._affixed(word, self._present(False, *flag_sets), False)
 
-    def expand(self, entry: _Entry) -> Iterator[Form]:
-        """The forms of one word list entry, with their fields."""
+    def expand(self, entry: _Entry) -> Iterator[_Made]:
+        """The forms of one word list entry, with their fields and the affix entries that made
+        them (prefix first)."""
         flags = entry.flags
         if self.forbidden in flags or self.compound_only in flags:
             return  # hunspell rejects a forbidden root and its forms; compound parts only compound
         word, root_fields = entry.word, entry.fields
         if self.need not in flags:
-            yield word, root_fields
+            yield word, root_fields, ()
         if not flags:
             return
         for suffix, form in self.suffixed(word, flags):
@@ -598,28 +684,28 @@ class _Expander:
                 continue
             fields = root_fields + suffix.fields
             if not (suffix.need or suffix.circumfix):
-                yield form, fields
+                yield form, fields, (suffix,)
             yield from self._second_suffixes(flags, suffix, form, root_fields)
             if suffix.cross:
                 for prefix, crossed in self.prefixed(form, flags, suffix.cont):
                     if _crosses(prefix, suffix):
-                        yield crossed, root_fields + prefix.fields + suffix.fields
+                        yield crossed, root_fields + prefix.fields + suffix.fields, (prefix, suffix)
         for prefix, form in self.prefixed(word, flags):
             if not (prefix.need or prefix.compound_only):
-                yield form, root_fields + prefix.fields
+                yield form, root_fields + prefix.fields, (prefix,)
             if prefix.cross and not prefix.compound_only and prefix.cont - flags:
                 yield from self._enabled_suffixes(entry, prefix)
 
     def _second_suffixes(
         self, flags: frozenset[int], first: _Affix, form: str, root_fields: tuple[str, ...]
-    ) -> Iterator[Form]:
+    ) -> Iterator[_Made]:
         """Forms of a second suffix (in the first's continuation class) on `form`, and of a cross
         prefix on those: without the prefix's own flag on the root, it must be in the second
         suffix's continuation class (hunspell's ``check_twosfx``)."""
         if first.circumfix or not first.cont:
             return
         for second, form2 in self.suffixed(form, first.cont):
-            yield form2, root_fields + first.fields + second.fields
+            yield form2, root_fields + first.fields + second.fields, (first, second)
             if not second.cross:
                 continue
             for prefix, crossed in self.prefixed(form2, flags, first.cont, second.cont):
@@ -631,9 +717,13 @@ class _Expander:
                     and not prefix.circumfix
                 ):
                     continue
-                yield crossed, root_fields + prefix.fields + first.fields + second.fields
+                yield (
+                    crossed,
+                    root_fields + prefix.fields + first.fields + second.fields,
+                    (prefix, first, second),
+                )
 
-    def _enabled_suffixes(self, entry: _Entry, prefix: _Affix) -> Iterator[Form]:
+    def _enabled_suffixes(self, entry: _Entry, prefix: _Affix) -> Iterator[_Made]:
         """Cross forms whose suffix the root lacks but the prefix's continuation class enables."""
         flags = entry.flags
         for suffix, form in self.suffixed(entry.word, prefix.cont - flags):
@@ -642,14 +732,15 @@ class _Expander:
             if _crosses(prefix, suffix):
                 crossed = prefix.apply(form, self.fullstrip)
                 if crossed is not None:
-                    yield crossed, entry.fields + prefix.fields + suffix.fields
+                    yield crossed, entry.fields + prefix.fields + suffix.fields, (prefix, suffix)
             if suffix.circumfix or prefix.circumfix:
                 continue
             for second, form2 in self.suffixed(form, suffix.cont):
                 if second.cross and prefix.flag not in second.cont:
                     crossed = prefix.apply(form2, self.fullstrip)
                     if crossed is not None:
-                        yield crossed, entry.fields + prefix.fields + suffix.fields + second.fields
+                        fields = entry.fields + prefix.fields + suffix.fields + second.fields
+                        yield crossed, fields, (prefix, suffix, second)
 
 
 def _crosses(prefix: _Affix, suffix: _Affix) -> bool:
@@ -675,10 +766,19 @@ def _may_apply(entry: _Affix, edge: str) -> bool:
 
 def _generate(
     entries: list[_Entry], rules: _Rules, tags: frozenset[str] | None = None
-) -> Iterator[Form]:
-    """The forms of every entry (with `tags`, of every entry carrying one), in word list order,
-    minus the spellings hunspell never matches: those whose first word list entry is forbidden,
-    and those ICONV would change.
+) -> Iterator[_Made]:
+    """The forms of ``_generate_by_entry``, one after the other."""
+    for _, forms in _generate_by_entry(entries, rules, tags):
+        yield from forms
+
+
+def _generate_by_entry(
+    entries: list[_Entry], rules: _Rules, tags: frozenset[str] | None = None
+) -> Iterator[tuple[str, Iterable[_Made]]]:
+    """The root and forms of every entry (with `tags`, of every entry carrying one), in word
+    list order, each form with its fields and the affix entries that made it, minus the
+    spellings hunspell never matches: those whose first word list entry is forbidden, and those
+    ICONV would change.
 
     A form holds an ICONV pattern only if it holds the pattern's last character, which comes from
     the root or an affix: only the forms of such roots are tested, unless an affix brings one."""
@@ -693,12 +793,12 @@ def _generate(
     if tags is not None:
         entries = [entry for entry in entries if not tags.isdisjoint(entry.fields)]
     for entry in entries:
-        forms: Iterable[Form] = expander.expand(entry)
+        forms: Iterable[_Made] = expander.expand(entry)
         if changes is not None and (test_all or not ends.isdisjoint(entry.word)):
-            forms = [(form, fields) for form, fields in forms if not changes(form)]
+            forms = [made for made in forms if not changes(made[0])]
         if forbidden:
-            forms = [(form, fields) for form, fields in forms if form not in forbidden]
-        yield from forms
+            forms = [made for made in forms if made[0] not in forbidden]
+        yield entry.word, forms
 
 
 def _forbidden_words(entries: list[_Entry], flag: int | None) -> frozenset[str]:

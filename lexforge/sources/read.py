@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from lexforge.sources.affixrules import AffixRefusal, RefusedForms
 from lexforge.sources.aspell import read_aspell
 from lexforge.sources.curation import read_curation
 from lexforge.sources.dict import read_dict
@@ -20,16 +21,19 @@ def read_entries(
     encoding: str | None = None,
     reject_chars: frozenset[str] = frozenset(),
     pruned: Counter[frozenset[str]] | None = None,
+    refusal: AffixRefusal | None = None,
+    refused: RefusedForms | None = None,
 ) -> Iterator[str]:
     """Entries of ``path`` read as ``fmt``.
 
     ``reject_chars`` lets the aspell and hunspell readers skip forms holding them (aspell without
     generating them); ``pruned`` then counts those forms by the set of reject characters each held.
+    ``refusal`` makes them leave out the forms of refused affix entries, counted in ``refused``.
     """
     if fmt == "aspell":
-        return read_aspell(path, reject_chars, pruned)
+        return read_aspell(path, reject_chars, pruned, refusal, refused)
     if fmt == "hunspell":
-        return read_hunspell(path, reject_chars, pruned)
+        return read_hunspell(path, reject_chars, pruned, refusal, refused)
     readers: dict[str, Callable[..., Iterator[str]]] = {
         "dict": read_dict,
         "ods": read_ods,
