@@ -27,6 +27,7 @@ from starlette.testclient import TestClient
 from lexforge.grid import parse_grids
 from lexforge.lexicon import Lexicon
 from lexforge.reference import boggle_brute_force, rack_brute_force
+from lexforge.serve import games
 from lexforge.serve.app import LIMITS, create_app, endpoints
 
 LEXFORGE = str(Path(sys.executable).with_name("lexforge"))
@@ -369,9 +370,12 @@ def test_openapi_describes_every_route_and_parameter(client, app):
                     "429",
                     "503",
                 }
+        elif "{action}" in route.path:
+            for action in games.ACTIONS:
+                assert route.path.replace("{action}", action) in paths
         else:
             assert route.path in paths, route.path
-    assert len(paths) == 4 + len(endpoints())
+    assert len(paths) == 4 + len(endpoints()) + 1 + len(games.ACTIONS)
 
 
 def test_concurrent_queries_share_the_lexicons_safely(app, client):

@@ -38,6 +38,7 @@ from lexforge.grid import Grid, parse_grids, parse_shape
 from lexforge.lexicon import Lexicon
 from lexforge.output import SCHEMA, Answer, write
 from lexforge.paths import FoundLexicon, describe_lexicon, find_lexicon_dir, list_lexicons
+from lexforge.serve import games
 from lexforge.serve.params import BadRequest, Endpoint, Param, openapi_document
 from lexforge.serve.pool import Pool, WorkerDied
 
@@ -571,12 +572,15 @@ def create_app(
         package_version = "0"
     limits = {**LIMITS, "time_budget": time_budget}
     document = openapi_document(list(table.values()), limits, package_version)
+    document["paths"].update(games.openapi_paths())
     listing = answer_json(answers.lexicons_answer([found for _, found in served.values()]))
     layout_answer = answer_json(standard_layout())
 
     def work(request: tuple[str, str, dict[str, Any]]) -> tuple[int, str]:
         """A query's status and answer (its JSON, or its error's line), in a worker."""
         command, name, values = request
+        if command.startswith("game/"):  # lexforge.serve.games
+            return games.work(served, command.removeprefix("game/"), name, values)
         try:
             return 200, run_query(table[command], served[name][0], values)
         except BadRequest as error:
@@ -598,6 +602,37 @@ def create_app(
             return await pool.run(request, deadline)
         finally:
             slots.release()
+
+    async def in_pool(client: str, job: tuple[str, str, dict[str, Any]], start: float) -> str:
+        """The job's answer (its JSON) from a worker, within the client's share of the workers
+        and the time budget from ``start``; BadRequest (429, 503 or the job's own) else."""
+        if under_way.get(client, 0) >= LIMITS["client_queries"]:
+            raise BadRequest(
+                429,
+                f"{LIMITS['client_queries']} queries of this client under way already; "
+                "wait for their answers",
+            )
+        under_way[client] = under_way.get(client, 0) + 1
+        try:
+            status, text = await in_worker(client, job, start + time_budget)
+        except TimeoutError:
+            raise BadRequest(
+                503, f"{job[0]}: over the time budget of {time_budget:g} s; ask for less"
+            ) from None
+        finally:
+            under_way[client] -= 1
+            if not under_way[client]:
+                del under_way[client]
+                in_workers.pop(client, None)
+        if status != 200:
+            raise BadRequest(status, text)
+        return text
+
+    async def refused(error: BadRequest) -> Response:
+        headers = {"Retry-After": "1"} if error.status in (429, 503) else None
+        if error.status == 429:  # answered after the second it asks for: a client that
+            await asyncio.sleep(1)  # would not wait, waits (on at most 16 connections)
+        return error_response(error.status, str(error), headers)
 
     async def query(request: Request) -> Response:
         start = time.monotonic()
@@ -631,31 +666,9 @@ def create_app(
                         if spent(used, now, now)[0] < 0.001:
                             del loop_time[address]
                 return answer_response(text)
-            if under_way.get(client, 0) >= LIMITS["client_queries"]:
-                raise BadRequest(
-                    429,
-                    f"{LIMITS['client_queries']} queries of this client under way already; "
-                    "wait for their answers",
-                )
-            under_way[client] = under_way.get(client, 0) + 1
-            try:
-                status, text = await in_worker(client, (command, name, values), start + time_budget)
-            except TimeoutError:
-                raise BadRequest(
-                    503, f"{command}: over the time budget of {time_budget:g} s; ask for less"
-                ) from None
-            finally:
-                under_way[client] -= 1
-                if not under_way[client]:
-                    del under_way[client]
-                    in_workers.pop(client, None)
-            if status != 200:
-                raise BadRequest(status, text)
+            text = await in_pool(client, (command, name, values), start)
         except BadRequest as error:
-            headers = {"Retry-After": "1"} if error.status in (429, 503) else None
-            if error.status == 429:  # answered after the second it asks for: a client that
-                await asyncio.sleep(1)  # would not wait, waits (on at most 16 connections)
-            return error_response(error.status, str(error), headers)
+            return await refused(error)
         except UserError as error:
             return error_response(422, str(error))
         except WorkerDied:
@@ -697,6 +710,7 @@ def create_app(
         )
     routes = [  # the queries first: most requests are queries, and routes are tried in order
         Route("/api/lexicons/{lexicon}/{command}", query, methods=["GET", "POST"]),
+        *games.routes(served, in_pool, refused, read_body),
         Route("/", page),
         Route("/openapi.json", openapi),
         Route("/api/lexicons", lexicons),
