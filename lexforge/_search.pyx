@@ -1124,23 +1124,284 @@ cdef int score_chunk(
     Buffers* buffers,
 ) noexcept nogil:
     """The work of ``boggle_scores``: 0, or -1 out of memory."""
-    cdef Py_ssize_t board, rank, n_keys
-    cdef int64_t letters, total
+    cdef Py_ssize_t board
     cdef Board cells
     if init_buffers(buffers, most_cells, all_cells.width) < 0:
         return -1
     for board in range(n_boards):
         cells = board_of_chunk(all_cells, board_start, board)
-        while True:  # retry the board with more room if the buffers could not hold it
-            n_keys = board_words(graph, &cells, min_length, buffers, False)
-            if n_keys >= 0:
-                break
-            if make_room(buffers) < 0:
-                return -1
-        total = 0
-        for rank in range(n_keys):
-            letters = MAX_SORT_LENGTH - (buffers.keys[rank].key >> LENGTH_SHIFT)
-            total += points[min(letters, n_points - 1)]
-        totals[board] = total
-        counts[board] = n_keys
+        totals[board] = board_score(graph, &cells, min_length, points, n_points, buffers,
+                                    &counts[board])
+        if totals[board] < 0:
+            return -1
     return 0
+
+
+cdef int64_t board_score(
+    const Node* graph,
+    const Board* board,
+    int64_t min_length,
+    const int64_t* points,
+    Py_ssize_t n_points,
+    Buffers* buffers,
+    int64_t* words,
+) noexcept nogil:
+    """The total score of one board (its number of words in ``words``); -1 out of memory."""
+    cdef Py_ssize_t rank, n_keys
+    cdef int64_t letters, total = 0
+    while True:  # retry the board with more room if the buffers could not hold it
+        n_keys = board_words(graph, board, min_length, buffers, False)
+        if n_keys >= 0:
+            break
+        if make_room(buffers) < 0:
+            return -1
+    for rank in range(n_keys):
+        letters = MAX_SORT_LENGTH - (buffers.keys[rank].key >> LENGTH_SHIFT)
+        total += points[min(letters, n_points - 1)]
+    words[0] = n_keys
+    return total
+
+
+# --- the best board: anneal -------------------------------------------------------------------
+
+
+cdef inline uint64_t next_random(uint64_t* state) noexcept nogil:
+    """SplitMix64 (Steele, Lea, Flood 2014): the next 64 random bits of ``state``."""
+    cdef uint64_t z
+    state[0] += <uint64_t>0x9E3779B97F4A7C15ULL
+    z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int64_t random_below(uint64_t* state, int64_t n) noexcept nogil:
+    """A random integer in [0, n) (n < 2³²)."""
+    return <int64_t>(((next_random(state) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef inline double random_unit(uint64_t* state) noexcept nogil:
+    """A random double in [0, 1)."""
+    return (next_random(state) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef struct Space:  # what a move may change: the cells' tokens, each from its die's faces
+    const int64_t* token_letters  # token → its graph letters (width each, padded)
+    const int64_t* token_len
+    Py_ssize_t width
+    const int64_t* face_start  # die d's faces are faces[face_start[d]:face_start[d + 1]]
+    const int64_t* faces  # tokens
+    Py_ssize_t cells
+
+
+cdef void move(const Space* space, int64_t* tokens, int64_t* dice, uint64_t* rng,
+               double swap_share) noexcept nogil:
+    """One random move: swap two cells (tokens and dice) or turn one cell's die to another
+    face; a few draws at most, so a board where nothing can change stays as it is."""
+    cdef int64_t a, b, die, token, tries, n_faces
+    for tries in range(16):
+        if random_unit(rng) < swap_share:
+            a = random_below(rng, space.cells)
+            b = random_below(rng, space.cells)
+            if tokens[a] != tokens[b]:
+                tokens[a], tokens[b] = tokens[b], tokens[a]
+                dice[a], dice[b] = dice[b], dice[a]
+                return
+        else:
+            a = random_below(rng, space.cells)
+            die = dice[a]
+            n_faces = space.face_start[die + 1] - space.face_start[die]
+            token = space.faces[space.face_start[die] + random_below(rng, n_faces)]
+            if token != tokens[a]:
+                tokens[a] = token
+                return
+
+
+cdef void lay_out(const Space* space, const int64_t* tokens, int64_t* letters,
+                  int64_t* lengths) noexcept nogil:
+    """The board's cells (letters, lengths) as the search reads them, from the cells' tokens."""
+    cdef Py_ssize_t cell
+    for cell in range(space.cells):
+        memcpy(&letters[cell * space.width], &space.token_letters[tokens[cell] * space.width],
+               space.width * sizeof(int64_t))
+        lengths[cell] = space.token_len[tokens[cell]]
+
+
+cdef extern from "<math.h>" nogil:
+    double exp(double x)
+    double pow(double x, double y)
+
+
+def anneal(
+    const Node[::1] graph,
+    const int64_t[:, ::1] token_letters,
+    const int64_t[::1] token_len,
+    const int64_t[::1] face_start,
+    const int64_t[::1] faces,
+    const int64_t[:, ::1] nbr,
+    const int64_t[::1] nbr_count,
+    int64_t min_length,
+    const int64_t[::1] points,
+    int64_t[:, ::1] tokens,
+    int64_t[:, ::1] dice,
+    int64_t[::1] scores,
+    int64_t[::1] steps,
+    uint64_t[::1] rng,
+    int64_t[:, ::1] best_tokens,
+    int64_t[::1] best_scores,
+    int64_t[::1] best_words,
+    int64_t length,
+    double t_start,
+    double t_end,
+    int64_t iterations,
+    double swap_share,
+    double more_moves,
+    int64_t stop_at,
+):
+    """``iterations`` steps of simulated annealing on each chain (a row of ``tokens``: the
+    token of each cell; of ``dice``: the die of each cell, whose faces the cell may turn to).
+
+    A step makes a candidate from the chain's board by one random move, then while a draw is
+    below ``more_moves`` one more (at most a move per cell): a move swaps two cells (a share
+    ``swap_share`` of the draws) or turns a cell to another face of its die. The candidate is
+    scored; it replaces the board if it scores as much or more, or else with probability
+    exp(Δ/T) (Metropolis), the temperature T falling geometrically from ``t_start`` at a run's
+    step 0 to ``t_end`` at step ``length`` (``steps`` counts each chain's steps; a chain past
+    ``length`` goes on at ``t_end``). Each chain draws from its own SplitMix64 state in
+    ``rng``, so its steps do not depend on the other chains or on threads.
+
+    ``scores`` holds each board's score (negative: not scored yet, it is scored first);
+    ``best_tokens``, ``best_scores`` and ``best_words`` each chain's best board, its score and
+    number of words. A chain stops early once its best reaches ``stop_at`` (if positive).
+    Everything is updated in place; returns the number of boards scored.
+    """
+    cdef Py_ssize_t n_chains = tokens.shape[0], cells = tokens.shape[1], n_tokens
+    cdef Py_ssize_t n_dice = face_start.shape[0] - 1, chain, i
+    cdef int64_t it, candidate, current, words = 0, evaluations = 0
+    cdef double temperature, ratio
+    cdef Space space
+    cdef Board board
+    cdef Buffers buffers
+    cdef int64_t* letters = NULL
+    cdef int64_t* lengths = NULL
+    cdef int64_t* trial = NULL
+    cdef int64_t* trial_dice = NULL
+    cdef bint failed = False
+    n_tokens = token_len.shape[0]
+    if cells < 1 or cells > 64:
+        raise ValueError("a board of 1 to 64 cells")
+    if (dice.shape[0] != n_chains or dice.shape[1] != cells or scores.shape[0] != n_chains
+            or steps.shape[0] != n_chains or rng.shape[0] != n_chains
+            or best_tokens.shape[0] != n_chains or best_tokens.shape[1] != cells
+            or best_scores.shape[0] != n_chains or best_words.shape[0] != n_chains):
+        raise ValueError("chain arrays of different shapes")
+    if nbr.shape[0] != cells or nbr_count.shape[0] != cells:
+        raise ValueError("the neighbour table must have a row per cell")
+    if token_letters.shape[0] != n_tokens or n_tokens < 1 or n_dice < 1:
+        raise ValueError("no tokens or no dice")
+    if points.shape[0] == 0 or length < 1 or not (t_start > 0 and t_end > 0):
+        raise ValueError("points, a run length and positive temperatures are needed")
+    for i in range(n_tokens):
+        if not 1 <= token_len[i] <= token_letters.shape[1]:
+            raise ValueError(f"token {i}: {token_len[i]} letters")
+        for it in range(token_letters.shape[1]):
+            if not 0 <= token_letters[i, it] < 64:
+                raise ValueError(f"token {i}: letter index outside 0–63")
+    for i in range(n_dice):
+        if not 0 <= face_start[i] < face_start[i + 1] <= faces.shape[0]:
+            raise ValueError(f"die {i}: no faces")
+    for i in range(faces.shape[0]):
+        if not 0 <= faces[i] < n_tokens:
+            raise ValueError("a face outside the tokens")
+    for i in range(cells):
+        if not 0 <= nbr_count[i] <= nbr.shape[1]:
+            raise ValueError(f"cell {i}: {nbr_count[i]} neighbours")
+        for it in range(nbr_count[i]):
+            if not 0 <= nbr[i, it] < cells:
+                raise ValueError(f"cell {i}: a neighbour outside the board")
+    for chain in range(n_chains):
+        for i in range(cells):
+            if not (0 <= tokens[chain, i] < n_tokens and 0 <= dice[chain, i] < n_dice):
+                raise ValueError(f"chain {chain}, cell {i}: token or die out of range")
+    space.token_letters = &token_letters[0, 0]
+    space.token_len = &token_len[0]
+    space.width = token_letters.shape[1]
+    space.face_start = &face_start[0]
+    space.faces = &faces[0]
+    space.cells = cells
+    memset(&buffers, 0, sizeof(Buffers))
+    try:
+        letters = <int64_t*>malloc(cells * space.width * sizeof(int64_t))
+        lengths = <int64_t*>malloc(cells * sizeof(int64_t))
+        trial = <int64_t*>malloc(cells * sizeof(int64_t))
+        trial_dice = <int64_t*>malloc(cells * sizeof(int64_t))
+        if (letters == NULL or lengths == NULL or trial == NULL or trial_dice == NULL
+                or init_buffers(&buffers, cells, space.width) < 0):
+            raise MemoryError()
+        board.letters = letters
+        board.width = space.width
+        board.length = lengths
+        board.nbr = &nbr[0, 0]
+        board.nbr_width = nbr.shape[1]
+        board.nbr_count = &nbr_count[0]
+        board.nbr_rows = cells
+        board.cells = cells
+        board.nodes = graph.shape[0]
+        ratio = t_end / t_start
+        with nogil:
+            for chain in range(n_chains):
+                current = scores[chain]
+                if current < 0:
+                    lay_out(&space, &tokens[chain, 0], letters, lengths)
+                    current = board_score(&graph[0], &board, min_length, &points[0],
+                                          points.shape[0], &buffers, &words)
+                    if current < 0:
+                        failed = True
+                        break
+                    evaluations += 1
+                    scores[chain] = current
+                    if current > best_scores[chain]:
+                        best_scores[chain] = current
+                        best_words[chain] = words
+                        memcpy(&best_tokens[chain, 0], &tokens[chain, 0], cells * sizeof(int64_t))
+                for it in range(iterations):
+                    if 0 < stop_at <= best_scores[chain]:
+                        break
+                    memcpy(trial, &tokens[chain, 0], cells * sizeof(int64_t))
+                    memcpy(trial_dice, &dice[chain, 0], cells * sizeof(int64_t))
+                    move(&space, trial, trial_dice, &rng[chain], swap_share)
+                    for i in range(1, cells):
+                        if random_unit(&rng[chain]) >= more_moves:
+                            break
+                        move(&space, trial, trial_dice, &rng[chain], swap_share)
+                    lay_out(&space, trial, letters, lengths)
+                    candidate = board_score(&graph[0], &board, min_length, &points[0],
+                                            points.shape[0], &buffers, &words)
+                    if candidate < 0:
+                        failed = True
+                        break
+                    evaluations += 1
+                    temperature = t_start * pow(ratio, min(steps[chain], length) / <double>length)
+                    steps[chain] += 1
+                    if candidate >= current or random_unit(&rng[chain]) < exp(
+                        (candidate - current) / temperature
+                    ):
+                        current = candidate
+                        memcpy(&tokens[chain, 0], trial, cells * sizeof(int64_t))
+                        memcpy(&dice[chain, 0], trial_dice, cells * sizeof(int64_t))
+                        if current > best_scores[chain]:
+                            best_scores[chain] = current
+                            best_words[chain] = words
+                            memcpy(&best_tokens[chain, 0], trial, cells * sizeof(int64_t))
+                scores[chain] = current
+                if failed:
+                    break
+        if failed:
+            raise MemoryError()
+        return evaluations
+    finally:
+        free(letters)
+        free(lengths)
+        free(trial)
+        free(trial_dice)
+        free_buffers(&buffers)

@@ -1,40 +1,54 @@
-"""The highest-scoring Boggle board: hill climbing with restarts over the score-only search.
+"""The highest-scoring Boggle board: simulated annealing over the compiled score-only search.
 
-A board is a choice of one cell string per cell: any of the allowed letters, or, with dice,
-an arrangement of the dice and a face of each. A climb starts from a random board, scores every
-neighbour of the current board at once (``lexforge.boggle.score_boards``, compiled, on all
-cores) and moves to the best one while it improves on the current score (steepest ascent).
-Neighbours: every other letter in one cell (with dice: every other face of one die) and every
-swap of two cells' contents. At a local optimum it restarts from a new random board. (Kicking
-the optimum with a few random changes and climbing again, iterated local search, did worse in
-the same time on en 4×4: boards near an optimum are dense, so slow to score.)
+A board is a choice of one cell string (token) per cell: any of the allowed letters, or, with
+dice, an arrangement of the dice and a face of each. A search is a sequence of runs (restarts);
+each run starts from a random board and takes ``steps`` annealing steps, all in compiled code
+(``lexforge._search.anneal``): a step changes the board by a random move (swap two cells, or
+turn one cell to another letter, another face of its die), and with probability
+``MORE_MOVES`` one more, and so on; the new board is scored by the score-only search, and kept
+if it scores as much or more, or else with probability exp(Δ/T), the temperature T falling
+geometrically from ``T_START`` to ``T_END`` over the run. This is danvk's simulated annealing
+for Boggle (the moves of hybrid-boggle's ``boggle/anneal.py``; "Sky-High Boggle Scores with
+Simulated Annealing", danvk.org, 2009), with a slower cooling: with ENABLE2K it reaches the
+best 4×4 board, PERS/LATG/SINE/TERS (3,625 points), in about a run in twenty.
 
-Deterministic: restart ``k`` draws from its own generator seeded with ``(seed, k)``, so a given
-seed and number of restarts always give the same board. ``seconds`` stops the search at a
-wall-clock limit instead (mid-climb, keeping the best board seen), so the result then depends
-on the machine's speed.
+Runs go to threads (one per core) as they free up, and run ``k`` draws from its own generator
+seeded with ``(seed, k)``: a given seed and number of restarts always give the same board,
+whatever the number of threads. ``seconds`` stops the search at a wall-clock limit instead
+(the runs under way stop where they are, keeping the best board seen), and ``stop_at`` as soon
+as a board scores that much: both make the result depend on the machine's speed.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from lexforge.boggle import (
-    BATCH_MAX_CELLS,
-    Boards,
-    _letter_index,
-    _neighbour_table,
-    score_boards,
-)
+from lexforge._search import anneal
+from lexforge.boggle import BATCH_MAX_CELLS, POINTS_TABLE, _letter_index, _neighbour_table
 from lexforge.errors import UserError
 from lexforge.generate import letter_weights
 from lexforge.grid import Grid
 from lexforge.lexicon import Lexicon
 from lexforge.text import fold_word
+
+#: Annealing steps of a run (a restart), by default.
+STEPS = 20_000
+#: The temperature at a run's first step and at its last (in points).
+T_START = 50.0
+T_END = 1.0
+#: Of a step's moves, the share that swap two cells (the others change one cell).
+SWAP_SHARE = 0.5
+#: The probability that a step makes one more move.
+MORE_MOVES = 0.25
+#: Steps a thread takes between two looks at the clock.
+SLICE = 1_000
 
 
 @dataclass(frozen=True)
@@ -42,7 +56,7 @@ class BestBoard:
     grid: Grid
     score: int
     words: int
-    restarts: int  # restarts begun
+    restarts: int  # runs begun
     evaluations: int  # boards scored
 
 
@@ -66,13 +80,16 @@ def best_board(
     dice: list[list[str]] | None = None,
     seconds: float | None = None,
     restarts: int | None = None,
+    steps: int = STEPS,
+    stop_at: int | None = None,
     seed: int = 0,
     min_length: int = 3,
     adjacency: int = 8,
     threads: int | None = None,
 ) -> BestBoard:
-    """The best board found by at most ``restarts`` restarts within ``seconds`` (at least one
-    limit is needed); cells from ``letters`` (default: the alphabet) or from ``dice``."""
+    """The best board found by at most ``restarts`` runs of ``steps`` annealing steps within
+    ``seconds``, or until a board scores ``stop_at`` (at least one of ``seconds`` and
+    ``restarts`` is needed); cells from ``letters`` (default: the alphabet) or from ``dice``."""
     if seconds is None and restarts is None:
         raise ValueError("best_board needs seconds or restarts")
     if rows * cols > BATCH_MAX_CELLS:
@@ -80,23 +97,17 @@ def best_board(
     if letters is not None and dice is not None:
         raise UserError("board cells: give letters or dice, not both")
     space = _space(lexicon, letters, dice, rows * cols)
-    search = _Climb(lexicon, space, rows, cols, min_length, adjacency, threads)
+    search = _Anneal(lexicon, space, (rows, cols), adjacency, min_length, steps, seed, stop_at)
     deadline = None if seconds is None else time.monotonic() + seconds
-    best: tuple[int, int, tuple[int, ...]] | None = None
-    restart = 0
-    while restarts is None or restart < restarts:
-        rng = random.Random(seed * 1_000_003 + restart)
-        restart += 1
-        found = search.run(rng, deadline)
-        if best is None or found[0] > best[0]:
-            best = found
-        if deadline is not None and time.monotonic() >= deadline:
-            break
-    assert best is not None
-    score, words, state = best
-    cells = tuple(space.tokens[t] for t in search.board(state))
+    workers = max(1, threads or len(os.sched_getaffinity(0)))
+    if restarts is not None:
+        workers = min(workers, restarts)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(lambda _: search.work(restarts, deadline), range(workers)))
+    score, _, words, cells = max(search.results)  # of equal scores, the first run's board
     ones = (1,) * len(cells)
-    return BestBoard(Grid(rows, cols, cells, ones, ones), score, words, restart, search.evaluations)
+    grid = Grid(rows, cols, tuple(space.tokens[t] for t in cells), ones, ones)
+    return BestBoard(grid, score, words, search.begun, search.evaluations)
 
 
 def _space(
@@ -129,98 +140,111 @@ def _space(
     return _Space(tokens, weights, faces, table, lengths)
 
 
-class _Climb:
-    """Hill climbing from random boards (one restart per ``run``).
-
-    A state is a tuple of integers: without dice, the token of each cell; with dice, the die of
-    each cell followed by the face shown by each die."""
+class _Anneal:
+    """The runs of a search, handed out to threads in order (run ``k`` is the same whichever
+    thread takes it), and what they found."""
 
     def __init__(
         self,
         lexicon: Lexicon,
         space: _Space,
-        rows: int,
-        cols: int,
-        min_length: int,
+        shape: tuple[int, int],
         adjacency: int,
-        threads: int | None,
+        min_length: int,
+        steps: int,
+        seed: int,
+        stop_at: int | None,
     ) -> None:
         self.lexicon = lexicon
         self.space = space
-        self.cells = rows * cols
-        self.shape = (rows, cols, adjacency)
+        self.cells = shape[0] * shape[1]
+        self.nbr, self.nbr_count = _neighbour_table(shape, adjacency)
+        # without dice: one "die" of every token, shared by all cells
+        die_faces = space.dice or [list(range(len(space.tokens)))]
+        self.face_start = np.cumsum([0, *map(len, die_faces)]).astype(np.int64)
+        self.faces = np.array([f for die in die_faces for f in die], dtype=np.int64)
         self.min_length = min_length
-        self.threads = threads
+        self.steps = steps
+        self.seed = seed
+        self.stop_at = stop_at or 0
+        self.lock = threading.Lock()
+        self.begun = 0
         self.evaluations = 0
+        self.results: list[tuple[int, int, int, tuple[int, ...]]] = []  # score, -run, words, cells
+        self.stopped = False
 
-    def board(self, state: tuple[int, ...]) -> list[int]:
-        """The token of each cell."""
-        if self.space.dice is None:
-            return list(state)
-        die_of, face_of = state[: self.cells], state[self.cells :]
-        return [self.space.dice[die][face_of[die]] for die in die_of]
-
-    def random_state(self, rng: random.Random) -> tuple[int, ...]:
-        if self.space.dice is None:
-            tokens = range(len(self.space.tokens))
-            return tuple(rng.choices(tokens, weights=self.space.weights, k=self.cells))
-        order = list(range(self.cells))
-        rng.shuffle(order)
-        return tuple(order) + tuple(rng.randrange(len(die)) for die in self.space.dice)
-
-    def neighbours(self, state: tuple[int, ...]) -> list[tuple[int, ...]]:
-        found = []
-        n = self.cells
-        if self.space.dice is None:
-            for cell in range(n):
-                for token in range(len(self.space.tokens)):
-                    if token != state[cell]:
-                        found.append((*state[:cell], token, *state[cell + 1 :]))
+    def start(self, run: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Run ``run``'s random board (token and die of each cell) and generator state."""
+        rng = random.Random(self.seed * 1_000_003 + run)
+        space = self.space
+        if space.dice is None:
+            tokens = rng.choices(range(len(space.tokens)), weights=space.weights, k=self.cells)
+            dice = [0] * self.cells
         else:
-            for die, faces in enumerate(self.space.dice):
-                for face in range(len(faces)):
-                    if face != state[n + die] and faces[face] != faces[state[n + die]]:
-                        found.append((*state[: n + die], face, *state[n + die + 1 :]))
-        board = self.board(state)
-        for a in range(n):
-            for b in range(a + 1, n):
-                if board[a] != board[b]:  # cells (or dice) trade places
-                    swapped = list(state)
-                    swapped[a], swapped[b] = swapped[b], swapped[a]
-                    found.append(tuple(swapped))
-        return found
+            dice = list(range(self.cells))
+            rng.shuffle(dice)
+            tokens = [rng.choice(space.dice[die]) for die in dice]
+        state = np.array([rng.getrandbits(64)], dtype=np.uint64)
+        as_row = np.array([tokens], dtype=np.int64), np.array([dice], dtype=np.int64)
+        return *as_row, state
 
-    def score(self, states: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
-        """Total scores and word counts of ``states``, by the compiled score-only search."""
-        self.evaluations += len(states)
-        tokens = np.array([self.board(state) for state in states], dtype=np.int64).ravel()
-        nbr, count = _neighbour_table(self.shape[:2], self.shape[2])  # shared by the boards
-        boards = Boards(
-            board_start=np.arange(len(states) + 1, dtype=np.int64) * self.cells,
-            cell_letters=self.space.letters[tokens],
-            cell_len=self.space.lengths[tokens],
-            nbr=nbr,
-            nbr_count=count,
-        )
-        return score_boards(self.lexicon, boards, self.min_length, self.threads)
+    def work(self, restarts: int | None, deadline: float | None) -> None:
+        """Take runs until ``restarts`` are begun, the deadline passes or a run reaches
+        ``stop_at``."""
+        while True:
+            with self.lock:
+                if self.stopped or (restarts is not None and self.begun >= restarts):
+                    return
+                run = self.begun
+                self.begun += 1
+            if not self.run(run, deadline):
+                with self.lock:
+                    self.stopped = True
+                return
 
-    def climb(
-        self, state: tuple[int, ...], score: int, words: int, deadline: float | None
-    ) -> tuple[int, int, tuple[int, ...]]:
-        """Steepest ascent from ``state`` to a local optimum (or the deadline)."""
-        while deadline is None or time.monotonic() < deadline:
-            options = self.neighbours(state)
-            if not options:
+    def run(self, run: int, deadline: float | None) -> bool:
+        """Anneal run ``run``, a slice of steps at a time; whether the search goes on."""
+        tokens, dice, rng = self.start(run)
+        score = np.full(1, -1, dtype=np.int64)
+        done = np.zeros(1, dtype=np.int64)
+        best = np.zeros_like(tokens)
+        best_score = np.full(1, -1, dtype=np.int64)
+        best_words = np.zeros(1, dtype=np.int64)
+        going = True
+        while done[0] < self.steps:
+            evaluations = anneal(
+                self.lexicon.graph,
+                self.space.letters,
+                self.space.lengths,
+                self.face_start,
+                self.faces,
+                self.nbr,
+                self.nbr_count,
+                self.min_length,
+                POINTS_TABLE,
+                tokens,
+                dice,
+                score,
+                done,
+                rng,
+                best,
+                best_score,
+                best_words,
+                self.steps,
+                T_START,
+                T_END,
+                min(SLICE, self.steps - int(done[0])),
+                SWAP_SHARE,
+                MORE_MOVES,
+                self.stop_at,
+            )
+            with self.lock:
+                self.evaluations += evaluations
+                going = not self.stopped
+            reached = 0 < self.stop_at <= best_score[0]
+            if reached or not going or (deadline is not None and time.monotonic() >= deadline):
+                going = False
                 break
-            totals, counts = self.score(options)
-            best = int(np.argmax(totals))  # the first of equal bests: deterministic
-            if totals[best] <= score:
-                break
-            state, score, words = options[best], int(totals[best]), int(counts[best])
-        return score, words, state
-
-    def run(self, rng: random.Random, deadline: float | None) -> tuple[int, int, tuple[int, ...]]:
-        """One restart: climb from a random board. Returns (score, words, state) of the top."""
-        start = self.random_state(rng)
-        totals, counts = self.score([start])
-        return self.climb(start, int(totals[0]), int(counts[0]), deadline)
+        with self.lock:
+            self.results.append((int(best_score[0]), -run, int(best_words[0]), tuple(best[0])))
+        return going

@@ -677,6 +677,7 @@ def cmd_generate(args: argparse.Namespace) -> None:
 
 
 DEFAULT_SECONDS = 10.0  # best-board's time limit when no --restarts is given
+DEFAULT_STEPS = 20_000  # lexforge.bestboard.STEPS (the parser does not import numpy)
 
 
 def cmd_best_board(args: argparse.Namespace) -> None:
@@ -698,6 +699,8 @@ def cmd_best_board(args: argparse.Namespace) -> None:
         dice=dice,
         seconds=seconds,
         restarts=args.restarts,
+        steps=args.steps,
+        stop_at=args.stop_at,
         seed=args.seed,
         min_length=args.min_length,
         threads=args.threads,
@@ -709,6 +712,8 @@ def cmd_best_board(args: argparse.Namespace) -> None:
         "dice": args.dice,
         "seconds": seconds,
         "restarts": args.restarts,
+        "steps": args.steps,
+        "stop_at": args.stop_at,
         "seed": args.seed,
         "min_length": args.min_length,
     }
@@ -1432,7 +1437,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "best-board",
         cmd_best_board,
         "search for the highest-scoring Boggle board",
-        "Search for the highest-scoring Boggle board (hill climbing with restarts).",
+        "Search for the highest-scoring Boggle board (simulated annealing with restarts).",
     )
     sub.add_argument(
         "--size", type=board_size, default=(4, 4), metavar="RxC", help="board size (default: 4x4)"
@@ -1457,6 +1462,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         type=bounded(1),
         metavar="N",
         help="number of restarts: with --seed, always the same board (default: until --seconds)",
+    )
+    sub.add_argument(
+        "--steps",
+        type=bounded(1),
+        default=DEFAULT_STEPS,
+        metavar="N",
+        help=f"annealing steps of a restart (default: {DEFAULT_STEPS:,})",
+    )
+    sub.add_argument(
+        "--stop-at",
+        type=bounded(1),
+        metavar="SCORE",
+        help="stop as soon as a board scores SCORE or more (default: run to the limit)",
     )
     seed_option(sub, 0, "board with --restarts")
     length_options(sub, 3)
