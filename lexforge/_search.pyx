@@ -1227,6 +1227,17 @@ cdef void lay_out(const Space* space, const int64_t* tokens, int64_t* letters,
         lengths[cell] = space.token_len[tokens[cell]]
 
 
+cdef inline uint64_t board_hash(const int64_t* tokens, Py_ssize_t cells,
+                                uint64_t h) noexcept nogil:
+    """A 64-bit hash of a board's tokens, from the starting value ``h``."""
+    cdef Py_ssize_t cell
+    for cell in range(cells):
+        h = (h ^ <uint64_t>(tokens[cell] + 1)) * <uint64_t>0x100000001B3ULL  # FNV-1a's prime
+        h ^= h >> 29
+    h = (h ^ (h >> 31)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    return h ^ (h >> 32)
+
+
 cdef extern from "<math.h>" nogil:
     double exp(double x)
     double pow(double x, double y)
@@ -1250,6 +1261,7 @@ def anneal(
     int64_t[:, ::1] best_tokens,
     int64_t[::1] best_scores,
     int64_t[::1] best_words,
+    uint64_t[:, ::1] cache,
     int64_t length,
     double t_start,
     double t_end,
@@ -1270,6 +1282,10 @@ def anneal(
     ``length`` goes on at ``t_end``). Each chain draws from its own SplitMix64 state in
     ``rng``, so its steps do not depend on the other chains or on threads.
 
+    ``cache`` (a power of two rows of 4, zeros at first, kept from call to call) remembers the
+    scores of recent candidates, by two independent 64-bit hashes of their tokens: late in a
+    run most candidates are boards met before. One chain a call when it is given.
+
     ``scores`` holds each board's score (negative: not scored yet, it is scored first);
     ``best_tokens``, ``best_scores`` and ``best_words`` each chain's best board, its score and
     number of words. A chain stops early once its best reaches ``stop_at`` (if positive).
@@ -1278,6 +1294,8 @@ def anneal(
     cdef Py_ssize_t n_chains = tokens.shape[0], cells = tokens.shape[1], n_tokens
     cdef Py_ssize_t n_dice = face_start.shape[0] - 1, chain, i
     cdef int64_t it, candidate, current, words = 0, evaluations = 0
+    cdef uint64_t first_hash, second_hash
+    cdef Py_ssize_t slot, slot_mask = cache.shape[0] - 1
     cdef double temperature, ratio
     cdef Space space
     cdef Board board
@@ -1295,6 +1313,9 @@ def anneal(
             or best_tokens.shape[0] != n_chains or best_tokens.shape[1] != cells
             or best_scores.shape[0] != n_chains or best_words.shape[0] != n_chains):
         raise ValueError("chain arrays of different shapes")
+    if cache.shape[0] & (cache.shape[0] - 1) or cache.shape[1] != 4 or (
+            cache.shape[0] > 1 and n_chains > 1):
+        raise ValueError("a cache of 2ⁿ rows of 4 (of one chain), or of one row: none")
     if nbr.shape[0] != cells or nbr_count.shape[0] != cells:
         raise ValueError("the neighbour table must have a row per cell")
     if token_letters.shape[0] != n_tokens or n_tokens < 1 or n_dice < 1:
@@ -1374,13 +1395,25 @@ def anneal(
                         if random_unit(&rng[chain]) >= more_moves:
                             break
                         move(&space, trial, trial_dice, &rng[chain], swap_share)
-                    lay_out(&space, trial, letters, lengths)
-                    candidate = board_score(&graph[0], &board, min_length, &points[0],
-                                            points.shape[0], &buffers, &words)
-                    if candidate < 0:
-                        failed = True
-                        break
-                    evaluations += 1
+                    first_hash = board_hash(trial, cells, 0)
+                    second_hash = board_hash(trial, cells, <uint64_t>0x9E3779B97F4A7C15ULL)
+                    slot = first_hash & slot_mask
+                    if slot_mask and cache[slot, 0] == first_hash and cache[slot, 1] == second_hash:
+                        candidate = cache[slot, 2]
+                        words = cache[slot, 3]
+                    else:
+                        lay_out(&space, trial, letters, lengths)
+                        candidate = board_score(&graph[0], &board, min_length, &points[0],
+                                                points.shape[0], &buffers, &words)
+                        if candidate < 0:
+                            failed = True
+                            break
+                        evaluations += 1
+                        if slot_mask:
+                            cache[slot, 0] = first_hash
+                            cache[slot, 1] = second_hash
+                            cache[slot, 2] = candidate
+                            cache[slot, 3] = words
                     temperature = t_start * pow(ratio, min(steps[chain], length) / <double>length)
                     steps[chain] += 1
                     if candidate >= current or random_unit(&rng[chain]) < exp(

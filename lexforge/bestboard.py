@@ -47,6 +47,8 @@ T_END = 1.0
 SWAP_SHARE = 0.5
 #: The probability that a step makes one more move.
 MORE_MOVES = 0.25
+#: Boards a run remembers the scores of (the most recent in each of as many hash slots).
+CACHE = 1 << 16
 #: Steps a thread takes between two looks at the clock.
 SLICE = 1_000
 
@@ -210,6 +212,7 @@ class _Anneal:
         best = np.zeros_like(tokens)
         best_score = np.full(1, -1, dtype=np.int64)
         best_words = np.zeros(1, dtype=np.int64)
+        cache = np.zeros((CACHE, 4), dtype=np.uint64)
         going = True
         while done[0] < self.steps:
             evaluations = anneal(
@@ -230,6 +233,7 @@ class _Anneal:
                 best,
                 best_score,
                 best_words,
+                cache,
                 self.steps,
                 T_START,
                 T_END,
