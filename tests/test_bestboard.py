@@ -154,8 +154,8 @@ def test_reaches_the_best_enable2k_board():
 
 
 BEST_4X4 = ("PERS", "LATG", "SINE", "TERS")
-SEED_TO_3625 = 0
-RUNS_TO_3625 = 0
+SEED_TO_3625 = 1
+RUNS_TO_3625 = 70  # run 68 or 69 of seed 1 reaches it (bench_best_board.py search)
 
 
 # --- the command ------------------------------------------------------------------------------
