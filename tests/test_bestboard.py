@@ -242,3 +242,9 @@ def test_anneal_refuses_inconsistent_arrays():
     ]:
         with pytest.raises(ValueError, match=message):
             call(**changed)
+
+
+def test_the_command_default_is_the_search_default():
+    from lexforge import bestboard, cli
+
+    assert cli.DEFAULT_STEPS == bestboard.STEPS
