@@ -27,7 +27,7 @@ below the ``top``-th best score found so far.
 from cpython cimport array
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import array
 
@@ -593,51 +593,45 @@ cdef bint order_moves(Gen* g, int32_t* order) noexcept nogil:
     return True
 
 
-cdef int word_ranks(const Gen* g, const Rec* rec, uint8_t* out) noexcept nogil:
-    """``out``: the ranks of the letters of the move's main word; returns its length."""
+cdef enum:
+    KEY = MAX_SIDE + 2  # bytes of a word's sort key: its letters' ranks + 1, then zeros
+
+
+cdef void word_key(const Gen* g, const Rec* rec, uint8_t* key) noexcept nogil:
+    """``key``: the ranks + 1 of the letters of the move's main word, then zeros, so that
+    ``memcmp`` orders keys as Python orders the words (a prefix first)."""
     cdef const Dir* d = &g.dirs[0 if rec.across else 1]
     cdef int L = d.length, line = rec.row if rec.across else rec.col
     cdef int first = rec.col if rec.across else rec.row, j, i, k = 0
+    memset(key, 0, KEY)
     for j in range(rec.length):
         i = line * L + first + j
         if d.tile[i] >= 0:
-            out[j] = d.tile_rank[i]
+            key[j] = d.tile_rank[i] + 1
         else:
-            out[j] = g.ranks[rec.letters[k] + (g.n_letters if rec.blank[k] else 0)]
+            key[j] = g.ranks[rec.letters[k] + (g.n_letters if rec.blank[k] else 0)] + 1
             k += 1
-    return rec.length
 
 
-cdef int compare_words(const Gen* g, int32_t a, int32_t b) noexcept nogil:
-    """The order of the main words of moves ``a`` and ``b``, as Python compares strings."""
-    cdef uint8_t x[MAX_SIDE]
-    cdef uint8_t y[MAX_SIDE]
-    cdef int n = word_ranks(g, &g.out[a], x), m = word_ranks(g, &g.out[b], y), j
-    for j in range(n if n < m else m):
-        if x[j] != y[j]:
-            return -1 if x[j] < y[j] else 1
-    return n - m
-
-
-cdef void merge_sort(const Gen* g, int32_t* a, int32_t* tmp, Py_ssize_t n) noexcept nogil:
-    """``a`` (move indices) by word: insertion sort below 9, else a merge sort."""
+cdef void merge_sort(const uint8_t* keys, int32_t* a, int32_t* tmp, Py_ssize_t n) noexcept nogil:
+    """``a`` (indices into ``keys``) by key: insertion sort below 9, else a merge sort."""
     cdef Py_ssize_t i, j, k, mid
     cdef int32_t v
     if n <= 8:
         for i in range(1, n):
             v = a[i]
             j = i
-            while j > 0 and compare_words(g, a[j - 1], v) > 0:
+            while j > 0 and memcmp(keys + a[j - 1] * KEY, keys + v * KEY, KEY) > 0:
                 a[j] = a[j - 1]
                 j -= 1
             a[j] = v
         return
     mid = n // 2
-    merge_sort(g, a, tmp, mid)
-    merge_sort(g, a + mid, tmp, n - mid)
+    merge_sort(keys, a, tmp, mid)
+    merge_sort(keys, a + mid, tmp, n - mid)
     i, j, k = 0, mid, 0
     while i < mid and j < n:
-        if compare_words(g, a[j], a[i]) < 0:
+        if memcmp(keys + a[j] * KEY, keys + a[i] * KEY, KEY) < 0:
             tmp[k] = a[j]
             j += 1
         else:
@@ -655,10 +649,12 @@ cdef bint order_words(Gen* g, int32_t* order) noexcept nogil:
     """Each run of moves of one score, square and direction in ``order`` sorted by word, so
     that the order is total (one word on one square and direction is one move). False if out
     of memory."""
-    cdef Py_ssize_t low = 0, high
+    cdef Py_ssize_t low = 0, high, k, m
     cdef const Rec* x
     cdef const Rec* y
-    cdef int32_t* tmp = NULL
+    cdef int32_t* local = NULL  # a run's positions 0…m-1, sorted by key; then a scratch half
+    cdef uint8_t* keys = NULL
+    cdef int32_t* moves = NULL
     while low < g.n:
         high = low + 1
         x = &g.out[order[low]]
@@ -667,14 +663,28 @@ cdef bint order_words(Gen* g, int32_t* order) noexcept nogil:
             if x.score != y.score or x.row != y.row or x.col != y.col or x.across != y.across:
                 break
             high += 1
-        if high - low > 1:
-            if tmp == NULL:
-                tmp = <int32_t*>malloc(g.n * sizeof(int32_t))
-                if tmp == NULL:
+        m = high - low
+        if m > 1:
+            if local == NULL:
+                local = <int32_t*>malloc(2 * g.n * sizeof(int32_t))
+                moves = <int32_t*>malloc(g.n * sizeof(int32_t))
+                keys = <uint8_t*>malloc(g.n * KEY)
+                if local == NULL or moves == NULL or keys == NULL:
+                    free(local)
+                    free(moves)
+                    free(keys)
                     return False
-            merge_sort(g, order + low, tmp, high - low)
+            for k in range(m):
+                local[k] = k
+                moves[k] = order[low + k]
+                word_key(g, &g.out[moves[k]], keys + k * KEY)
+            merge_sort(keys, local, local + g.n, m)
+            for k in range(m):
+                order[low + k] = moves[local[k]]
         low = high
-    free(tmp)
+    free(local)
+    free(moves)
+    free(keys)
     return True
 
 
