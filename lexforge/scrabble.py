@@ -514,6 +514,17 @@ class MoveList(Sequence[Move]):
             if code >= 0
         )
 
+    def scores(self) -> array:
+        """Every move's score, in order (a column of the records: no ``Move`` built)."""
+        return self.records[0 : self.count * self.stride : self.stride]
+
+    def whole_rack(self) -> list[bool]:
+        """Per move, in order, whether it places every tile of the rack."""
+        last = _scrabble.HEADER_INTS + self.width - 1
+        if self.width == 0:
+            return [False] * self.count
+        return [code >= 0 for code in self.records[last : self.count * self.stride : self.stride]]
+
     def best(self, top: int | None = None) -> list[Move]:
         """The first ``top`` moves (all with None) as ``Move`` objects."""
         return self[:top]
