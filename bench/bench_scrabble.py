@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import random
 import statistics
 import sys
@@ -114,7 +115,9 @@ def main() -> None:
                 median_ms(scrabble.find_moves, lexicon, board, rack_list, top=1),
                 median_ms(
                     reference.scrabble_moves_python, lexicon, board, rack_list[: args.python_runs]
-                ),
+                )
+                if args.python_runs
+                else (math.nan, math.nan),
                 median_ms(prepare, lexicon, board, rack_list),
             ]
             shown = " ".join(f"{wall:>7.3f}/{cpu:<7.3f}" for wall, cpu in figures)
@@ -154,29 +157,29 @@ def midgame_figures(lexicon: Lexicon, layout: scrabble.Layout, count: int) -> No
     positions = midgame_positions(lexicon, count)
     language = lexicon.language
     print(f"\n{count} mid-game positions (self-play turns 6-12), board text to moves; ms")
-    print(f"{'blanks':>6} {'moves':>7} {'all':>8} {'p90':>8} {'max':>8} {'best':>8} {'p90':>8}")
+    print("wall-clock median/CPU median, wall-clock 90th percentile and worst")
+    print(f"{'blanks':>6} {'moves':>7} {'all':>15} {'p90':>8} {'max':>8} {'best':>15} {'p90':>8}")
     for blanks in (0, 1, 2):
         racks = [tiles[: language.rack_size - blanks] + BLANK * blanks for _, tiles in positions]
-        times: dict[int | None, list[float]] = {None: [], 1: []}
-        moves = []
-        for top in times:
+        moves, shown = [], []
+        for top in (None, 1):
+            wall, cpu = [], []
             for (text, _), rack in zip(positions, racks, strict=True):
                 scrabble._prepared.cache_clear()
                 scrabble._last_position = None
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 board = scrabble.parse_board(text, language, layout)
                 found = scrabble.find_moves(lexicon, board, rack, top)
-                times[top].append((time.perf_counter() - start) * 1e3)
+                wall.append((time.perf_counter() - start) * 1e3)
+                cpu.append((time.process_time() - start_cpu) * 1e3)
                 if top is None:
                     moves.append(len(found))
-        row = [statistics.mean(moves)]
-        for top in times:
-            ordered = sorted(times[top])
-            row += [statistics.median(ordered), ordered[len(ordered) * 9 // 10]]
+            wall.sort()
+            shown.append(f"{statistics.median(wall):>7.3f}/{statistics.median(cpu):<7.3f}")
+            shown.append(f"{wall[len(wall) * 9 // 10]:>8.3f}")
             if top is None:
-                row.append(ordered[-1])
-        shown = " ".join(f"{figure:>8.3f}" for figure in row[1:])
-        print(f"{blanks:>6} {row[0]:>7,.0f} {shown}")
+                shown.append(f"{wall[-1]:>8.3f}")
+        print(f"{blanks:>6} {statistics.mean(moves):>7,.0f} {' '.join(shown)}")
 
 
 def every_move(lexicon: Lexicon, board: scrabble.Board, rack: str) -> list[scrabble.Move]:
