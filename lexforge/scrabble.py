@@ -154,8 +154,11 @@ _CELL = re.compile(r"\[[^\[\]\s]*\]|.")  # a bracketed tile ([CH]) or one charac
 
 
 def _cells(line: str) -> list[str]:
+    cells = line.split()
+    if len(cells) > 1:
+        return cells
     line = line.strip()
-    return line.split() if any(c.isspace() for c in line) else _CELL.findall(line)
+    return _CELL.findall(line) if "[" in line else list(line)
 
 
 def _rows(text: str, source: str, what: str) -> list[list[str]]:
@@ -200,6 +203,9 @@ def load_layout(spec: str | None) -> Layout:
 
 def parse_board(text: str, language: Language, layout: Layout, source: str = "<board>") -> Board:
     """A board of ``layout``'s size (see the module docstring); UserError on bad input."""
+    board = _board_of_known_rows(text, language, layout)
+    if board is not None:
+        return board
     if has_layers(text):
         raise UserError(
             f"{source}: a Scrabble board is 2-D; '---', '===' and '|' separate the layers of "
@@ -211,31 +217,59 @@ def parse_board(text: str, language: Language, layout: Layout, source: str = "<b
             f"{source}: board of {len(rows)}×{len(rows[0])} squares, but the layout is "
             f"{layout.rows}×{layout.cols}"
         )
-    known = _known_squares(language)
+    squares, known = _known(language)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(known) > 4096:  # a server reads many boards: keep the rows of the last ones
+        known.clear()
     tiles, blanks = [], []
-    for number, row in enumerate(rows, start=1):
+    for number, (line, row) in enumerate(zip(lines, rows, strict=True), start=1):
+        first = len(tiles)
         for square in row:
-            read = known.get(square)
+            read = squares.get(square)
             if read is None:
-                read = known[square] = _read_square(square, language, source, number)
+                read = squares[square] = _read_square(square, language, source, number)
             if read[1]:
                 blanks.append(len(tiles))
             tiles.append(read[0])
+        known[line] = (tuple(tiles[first:]), tuple(k - first for k in blanks if k >= first))
     return Board(layout, tuple(tiles), frozenset(blanks))
 
 
-_squares_read: dict[int, tuple[Language, dict[str, tuple[str, bool]]]] = {}
+_Row = tuple[tuple[str, ...], tuple[int, ...]]  # a row's tiles, and where its blanks are
+_read: dict[int, tuple[Language, dict[str, tuple[str, bool]], dict[str, _Row]]] = {}
 
 
-def _known_squares(language: Language) -> dict[str, tuple[str, bool]]:
-    """The squares of boards already read in ``language`` (its text → tile, blank), so that a
-    board reads each distinct square once: a language's own table (kept for the last few)."""
-    entry = _squares_read.get(id(language))
+def _known(language: Language) -> tuple[dict[str, tuple[str, bool]], dict[str, _Row]]:
+    """The squares (text → tile, blank) and rows (line → tiles, blanks) of the boards already
+    read in ``language``, kept for the last few languages: a board's text is read once."""
+    entry = _read.get(id(language))
     if entry is None or entry[0] is not language:
-        if len(_squares_read) >= 8:
-            _squares_read.clear()
-        entry = _squares_read[id(language)] = (language, {EMPTY: ("", False)})
-    return entry[1]
+        if len(_read) >= 8:
+            _read.clear()
+        entry = _read[id(language)] = (language, {EMPTY: ("", False)}, {})
+    return entry[1], entry[2]
+
+
+def _board_of_known_rows(text: str, language: Language, layout: Layout) -> Board | None:
+    """The board when each of its lines is a row read before (of ``layout``'s width, and as
+    many as its rows), else None: then ``parse_board`` reads it square by square."""
+    known = _known(language)[1]
+    tiles: list[str] = []
+    blanks: list[int] = []
+    rows = 0
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        row = known.get(line)
+        if row is None or len(row[0]) != layout.cols:
+            return None
+        blanks.extend(len(tiles) + k for k in row[1])
+        tiles.extend(row[0])
+        rows += 1
+    if rows != layout.rows:
+        return None
+    return Board(layout, tuple(tiles), frozenset(blanks))
 
 
 def _read_square(square: str, language: Language, source: str, number: int) -> tuple[str, bool]:

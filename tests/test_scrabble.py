@@ -112,6 +112,24 @@ def test_board_text_round_trips_with_blanks():
     assert scrabble.parse_board(scrabble.format_board(board, FR), FR, layout) == board
 
 
+def test_a_board_of_rows_read_before_reads_the_same_and_fails_the_same():
+    """Rows read once are kept: the same text reads to the same board (blanks included), and
+    known rows on a board of the wrong size still fail in one line."""
+    layout = scrabble.load_layout(None)
+    text = EMPTY_15.replace("." * 15, "..éTé..ChAt....", 1).replace("." * 15, "zoo" + "." * 12, 1)
+    first = scrabble.parse_board(text, FR, layout)
+    assert first.tiles[2:11] == ("E", "T", "E", "", "", "C", "H", "A", "T")
+    assert first.blanks == {2, 4, 8, 10, 15, 16, 17}
+    assert scrabble._board_of_known_rows(text, FR, layout) == first
+    assert scrabble.parse_board(text, FR, layout) == first
+    small = scrabble.parse_layout(SMALL_LAYOUT)
+    with pytest.raises(UserError, match="board of 15×15 squares, but the layout is 5×5"):
+        scrabble.parse_board(text, FR, small)
+    with pytest.raises(UserError, match="row 16 has 14 squares"):
+        scrabble.parse_board(text + "\n" + "." * 14, FR, layout)
+    assert scrabble._board_of_known_rows("\n".join(text.splitlines()[:14]), FR, layout) is None
+
+
 RANDOM_LAYOUT = scrabble.parse_layout(
     "W . l . . l W\n. w . . . w .\nl . L . L . l\n. . . * . . .\nl . L . L . l\n"
     ". w . . . w .\nW . l . . l W\n"
