@@ -1,12 +1,15 @@
 """Scrabble endgames: how long lexforge.endgame takes to solve real ones, and how often it
 finishes within a budget.
 
-The endgames are the first position with the bag empty of seeded self-play games between two
-greedy players (so racks of up to 7 tiles each, as games leave them), on a built lexicon. Each
-is solved with ``--seconds`` as its budget; the bench prints each endgame (rack sizes, the
-value, exact or not, positions searched, time) and the medians.
+The endgames come from seeded self-play games between two greedy players, on a built lexicon:
+by default the first position with the bag empty (racks of up to 7 tiles each, as games leave
+them); with ``--full``, 7-vs-7 endgames: the board when the bag first holds fewer tiles than a
+rack, both racks full (the bag's tiles set aside). Each is solved with ``--seconds`` as its
+budget; the bench prints each endgame (rack sizes, the value, exact or not, positions searched,
+time), the median and worst time and how many were solved exactly.
 
     python bench/bench_endgame.py --lexicon en --games 10 --seconds 5
+    python bench/bench_endgame.py --lexicon en --games 10 --seconds 2 --full
 """
 
 from __future__ import annotations
@@ -25,12 +28,18 @@ class _Found(Exception):
     """The game reached its endgame: stop playing it."""
 
 
-def first_endgame(lexicon: Lexicon, seed: int) -> tuple | None:
-    """(board, rack to move, the other rack) when the bag first empties, or None."""
+def first_endgame(lexicon: Lexicon, seed: int, full: bool = False) -> tuple | None:
+    """(board, rack to move, the other rack) when the bag first empties (``full``: when it
+    first holds fewer tiles than a rack, both racks full), or None."""
     found: list[tuple] = []
+    size = lexicon.language.rack_size
 
     def on_turn(event, game: Game) -> None:
-        if not game.bag and all(game.racks):
+        if full:
+            ready = len(game.bag) < size and all(len(rack) == size for rack in game.racks)
+        else:
+            ready = not game.bag and all(game.racks)
+        if ready:
             mover = (event.player + 1) % 2
             found.append((game.board, game.racks[mover], game.racks[1 - mover]))
             raise _Found
@@ -47,12 +56,13 @@ def main() -> None:
     parser.add_argument("--lexicon", default="en")
     parser.add_argument("--games", type=int, default=10, help="self-play games (seeds 0…)")
     parser.add_argument("--seconds", type=float, default=5.0, help="budget per endgame")
+    parser.add_argument("--full", action="store_true", help="7-vs-7 endgames")
     args = parser.parse_args()
     lexicon = Lexicon.open(args.lexicon)
     times, exact = [], 0
     print("seed  tiles  spread  exact  positions  seconds  first turn")
     for seed in range(args.games):
-        position = first_endgame(lexicon, seed)
+        position = first_endgame(lexicon, seed, args.full)
         if position is None:
             continue
         board, rack, other = position
@@ -68,8 +78,8 @@ def main() -> None:
         )
     if times:
         print(
-            f"{len(times)} endgames: median {statistics.median(times):.2f} s, "
-            f"{exact} solved exactly within {args.seconds:g} s"
+            f"{len(times)} endgames: median {statistics.median(times):.2f} s, worst "
+            f"{max(times):.2f} s, {exact} solved exactly within {args.seconds:g} s"
         )
 
 

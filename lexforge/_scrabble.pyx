@@ -27,7 +27,7 @@ below the ``top``-th best score found so far.
 from cpython cimport array
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import array
 
@@ -63,6 +63,7 @@ cdef struct Dir:  # the board seen along one direction, line-major (line r, posi
     uint64_t allowed[MAX_SQUARES]  # cross-check of an empty square
     int cross_value[MAX_SQUARES]  # tiles of its cross word, NO_CROSS when it has none
     uint8_t anchor[MAX_SQUARES]
+    uint8_t tile_rank[MAX_SQUARES]  # a tile's place in the words' order (see ``ranks``)
 
 
 cdef struct Left:  # a left part: rack tiles spelling a path of the graph from the root
@@ -84,6 +85,9 @@ cdef struct Gen:
     int64_t n_nodes
     uint64_t all_letters  # the alphabet's letters: a mask bit beyond them is ignored
     Dir* dir
+    Dir* dirs  # both directions (the words' order reads the board tiles)
+    const uint8_t* ranks  # see Position.ranks
+    int n_letters
     int across, line
     int counts[64]
     int blanks
@@ -139,8 +143,8 @@ cdef inline int threshold(Gen* g) noexcept nogil:
 
 cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles,
                    const uint8_t* blank, const uint8_t* lmult, const uint8_t* wmult,
-                   const int* values, const uint64_t* nodes, int64_t n_nodes, int n_letters,
-                   int start, bint empty_board) noexcept nogil:
+                   const int* values, const uint8_t* ranks, const uint64_t* nodes,
+                   int64_t n_nodes, int n_letters, int start, bint empty_board) noexcept nogil:
     """The direction's lines, anchors and cross-checks."""
     cdef int r, c, s, top, bottom, i, letter
     cdef int64_t node, branch
@@ -156,6 +160,7 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
             i = r * L + c
             d.tile[i] = <int>tiles[s] - 1
             d.tile_value[i] = 0 if (tiles[s] == 0 or blank[s]) else values[tiles[s] - 1]
+            d.tile_rank[i] = 0 if tiles[s] == 0 else ranks[tiles[s] - 1 + (n_letters if blank[s] else 0)]
             d.letter_mult[i] = lmult[s]
             d.word_mult[i] = wmult[s]
     for r in range(d.lines):
@@ -588,6 +593,101 @@ cdef bint order_moves(Gen* g, int32_t* order) noexcept nogil:
     return True
 
 
+cdef enum:
+    KEY = MAX_SIDE + 2  # bytes of a word's sort key: its letters' ranks + 1, then zeros
+
+
+cdef void word_key(const Gen* g, const Rec* rec, uint8_t* key) noexcept nogil:
+    """``key``: the ranks + 1 of the letters of the move's main word, then zeros, so that
+    ``memcmp`` orders keys as Python orders the words (a prefix first)."""
+    cdef const Dir* d = &g.dirs[0 if rec.across else 1]
+    cdef int L = d.length, line = rec.row if rec.across else rec.col
+    cdef int first = rec.col if rec.across else rec.row, j, i, k = 0
+    memset(key, 0, KEY)
+    for j in range(rec.length):
+        i = line * L + first + j
+        if d.tile[i] >= 0:
+            key[j] = d.tile_rank[i] + 1
+        else:
+            key[j] = g.ranks[rec.letters[k] + (g.n_letters if rec.blank[k] else 0)] + 1
+            k += 1
+
+
+cdef void merge_sort(const uint8_t* keys, int32_t* a, int32_t* tmp, Py_ssize_t n) noexcept nogil:
+    """``a`` (indices into ``keys``) by key: insertion sort below 9, else a merge sort."""
+    cdef Py_ssize_t i, j, k, mid
+    cdef int32_t v
+    if n <= 8:
+        for i in range(1, n):
+            v = a[i]
+            j = i
+            while j > 0 and memcmp(keys + a[j - 1] * KEY, keys + v * KEY, KEY) > 0:
+                a[j] = a[j - 1]
+                j -= 1
+            a[j] = v
+        return
+    mid = n // 2
+    merge_sort(keys, a, tmp, mid)
+    merge_sort(keys, a + mid, tmp, n - mid)
+    i, j, k = 0, mid, 0
+    while i < mid and j < n:
+        if memcmp(keys + a[j] * KEY, keys + a[i] * KEY, KEY) < 0:
+            tmp[k] = a[j]
+            j += 1
+        else:
+            tmp[k] = a[i]
+            i += 1
+        k += 1
+    while i < mid:
+        tmp[k] = a[i]
+        i += 1
+        k += 1
+    memcpy(a, tmp, k * sizeof(int32_t))  # the rest of the right half is in place
+
+
+cdef bint order_words(Gen* g, int32_t* order) noexcept nogil:
+    """Each run of moves of one score, square and direction in ``order`` sorted by word, so
+    that the order is total (one word on one square and direction is one move). False if out
+    of memory."""
+    cdef Py_ssize_t low = 0, high, k, m
+    cdef const Rec* x
+    cdef const Rec* y
+    cdef int32_t* local = NULL  # a run's positions 0…m-1, sorted by key; then a scratch half
+    cdef uint8_t* keys = NULL
+    cdef int32_t* moves = NULL
+    while low < g.n:
+        high = low + 1
+        x = &g.out[order[low]]
+        while high < g.n:
+            y = &g.out[order[high]]
+            if x.score != y.score or x.row != y.row or x.col != y.col or x.across != y.across:
+                break
+            high += 1
+        m = high - low
+        if m > 1:
+            if local == NULL:
+                local = <int32_t*>malloc(2 * g.n * sizeof(int32_t))
+                moves = <int32_t*>malloc(g.n * sizeof(int32_t))
+                keys = <uint8_t*>malloc(g.n * KEY)
+                if local == NULL or moves == NULL or keys == NULL:
+                    free(local)
+                    free(moves)
+                    free(keys)
+                    return False
+            for k in range(m):
+                local[k] = k
+                moves[k] = order[low + k]
+                word_key(g, &g.out[moves[k]], keys + k * KEY)
+            merge_sort(keys, local, local + g.n, m)
+            for k in range(m):
+                order[low + k] = moves[local[k]]
+        low = high
+    free(local)
+    free(moves)
+    free(keys)
+    return True
+
+
 cdef inline int square_key(const Rec* rec) noexcept nogil:
     return (rec.row * MAX_SIDE + rec.col) * 2 + (0 if rec.across else 1)
 
@@ -640,6 +740,8 @@ cdef class Position:
     cdef Anchor* anchors  # bound 0; across, line, col
     cdef int n_anchors, n_letters
     cdef int values[64]
+    cdef uint8_t ranks[128]  # per letter, its place in the order of the words' letters, then
+                             # that of its lowercase (a blank): as Python compares strings
 
     def __cinit__(
         self,
@@ -653,17 +755,20 @@ cdef class Position:
         int start,
         values,
         int n_letters,
+        bytes ranks,
     ) -> None:
         """Board squares are row-major: ``tiles`` holds letter index + 1 (0 for an empty
         square), ``blanks`` 1 where the tile is a blank, ``letter_mult``/``word_mult`` the
-        premiums; ``values`` the tile value per graph letter."""
+        premiums; ``values`` the tile value per graph letter; ``ranks`` the place of each graph
+        letter, then of each one's lowercase, in the order of their characters (the words'
+        order breaks ties between moves)."""
         if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
             raise ValueError(f"board of {rows}×{cols} squares; at most {MAX_SIDE}×{MAX_SIDE}")
         if nodes.shape[0] < 2 or nodes.shape[0] % 2:
             raise ValueError("a letter graph of no whole node")
         if not (len(tiles) == len(blanks) == len(letter_mult) == len(word_mult) == rows * cols):
             raise ValueError("board arrays of the wrong size")
-        if not (0 < n_letters <= 64 and len(values) == n_letters):
+        if not (0 < n_letters <= 64 and len(values) == n_letters and len(ranks) == 2 * n_letters):
             raise ValueError("letter arrays of the wrong size")
         cdef const uint8_t* t = tiles
         cdef const uint8_t* blank = blanks
@@ -682,13 +787,15 @@ cdef class Position:
         self.n_letters = n_letters
         for i in range(n_letters):
             self.values[i] = values[i]
+        for i in range(2 * n_letters):
+            self.ranks[i] = ranks[i]
         self.dirs = <Dir*>malloc(2 * sizeof(Dir))
         self.anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
         if self.dirs == NULL or self.anchors == NULL:
             raise MemoryError()
         for k in range(2):
             fill_dir(&self.dirs[k], k == 0, rows, cols, t, blank, lmult, wmult, self.values,
-                     &nodes[0], nodes.shape[0] // 2, n_letters, start, empty_board)
+                     self.ranks, &nodes[0], nodes.shape[0] // 2, n_letters, start, empty_board)
             for r in range(self.dirs[k].lines):
                 for c in range(self.dirs[k].length):
                     if self.dirs[k].anchor[r * self.dirs[k].length + c]:
@@ -704,8 +811,9 @@ cdef class Position:
 
 
 def generate(Position position, counts, int jokers, int rack_size, int bingo, int top=0):
-    """The moves of a rack on a prepared board, best first (score, then square, across first),
-    as one ``array('i')`` of records of ``HEADER + width`` ints, and ``width``.
+    """The moves of a rack on a prepared board, best first (score, then square, across first,
+    then the main word as Python orders strings), as one ``array('i')`` of records of
+    ``HEADER + width`` ints, and ``width``.
 
     ``counts`` holds the rack's tiles per graph letter, ``jokers`` its blanks. A record is:
     score, row, column, across (1) or down (0), length of the main word, then the placed tiles'
@@ -742,6 +850,9 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
             width += g.counts[i]
         n_rack = width
         rack_best_values(&g)
+        g.dirs = dirs
+        g.ranks = position.ranks
+        g.n_letters = n_letters
         g.nodes = &position.nodes[0]
         g.n_nodes = position.nodes.shape[0] // 2
         g.all_letters = (<uint64_t>-1) if n_letters >= 64 else ((<uint64_t>1) << n_letters) - 1
@@ -783,7 +894,7 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
             if top > 0:
                 compact(&g)
             order = <int32_t*>malloc((g.n + 1) * sizeof(int32_t))
-            if order == NULL or not order_moves(&g, order):
+            if order == NULL or not order_moves(&g, order) or not order_words(&g, order):
                 g.failed = True
         if g.failed:
             raise MemoryError()

@@ -9,9 +9,11 @@ game with each player losing their own rack's value. With the bag empty there ar
 exchanges: a turn is a play or a pass.
 
 ``solve`` is a negamax search with alpha-beta pruning and a transposition table (positions
-repeat: two plays in either order), moves tried best first (the table's best move, then by
-score, a play-out counted with its bonus), deepened one turn at a time so that a budget (seconds
-or positions searched) still leaves the best line of the deepest finished search. Below the
+repeat: two plays in either order; a position is keyed by the set of tiles played since the
+root, not by the whole board), moves tried best first (the table's best move, then by score, a
+play-out counted with its bonus, ordered from the generator's score column without building a
+``Move``), deepened one turn at a time so that a budget (seconds or positions searched) still
+leaves the best line of the deepest finished search. Below the
 horizon a position is valued as if both racks stayed stuck (each player loses their own); a
 search that met no horizon is exact, and says so. ``lexforge.reference.endgame_value`` is the
 plain minimax it is tested against.
@@ -27,11 +29,14 @@ from dataclasses import dataclass
 from lexforge import scrabble
 from lexforge.language import Language
 from lexforge.lexicon import Lexicon
-from lexforge.plays import BLANK, Pass, placed_tiles, rack_after
+from lexforge.plays import BLANK, Pass, placed_tiles
 from lexforge.scrabble import Board, Move
 
 SCORELESS_TURNS = 6  # as lexforge.game: six scoreless turns in a row end the game
 _UNBOUNDED = math.inf
+_ROOT: frozenset[tuple[int, int, str]] = frozenset()  # no tile played since the root
+
+Played = frozenset[tuple[int, int, str]]  # the tiles played since the root: the board's key
 
 
 @dataclass(frozen=True)
@@ -68,13 +73,14 @@ def solve(
     ``scrabble.generate`` takes them), ``scoreless`` turns in a row having passed without a
     score. ``seconds`` or ``max_positions`` bound the search (``max_positions`` keeps it
     deterministic); without either it runs to the exact answer."""
+    rack, other = _sorted(rack), _sorted(other)
     search = _Search(lexicon, seconds, max_positions)
     best: Endgame | None = None
     depth = 1
     while True:
         try:
             value, complete = search.negamax(
-                board, rack, other, scoreless, depth, -_UNBOUNDED, _UNBOUNDED
+                board, _ROOT, rack, other, scoreless, depth, -_UNBOUNDED, _UNBOUNDED
             )
         except _OutOfBudget:
             break
@@ -100,13 +106,14 @@ class _Search:
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.max_positions = max_positions
         self.positions = 0
-        # (board, mover's rack, other rack, scoreless) → (lower, upper, depth searched, best turn)
+        # (played, mover's rack, other rack, scoreless) → (lower, upper, depth searched, best turn)
         self.table: dict[tuple, tuple[float, float, float, Move | Pass | None]] = {}
-        self.generated: dict[tuple[Board, str, str], tuple[scrabble.MoveList, list[int]]] = {}
+        self.generated: dict[tuple[Played, str], tuple[scrabble.MoveList, list[int]]] = {}
 
     def negamax(
         self,
         board: Board,
+        played: Played,
         rack: str,
         other: str,
         scoreless: int,
@@ -115,9 +122,10 @@ class _Search:
         beta: float,
     ) -> tuple[float, bool]:
         """The mover's value searched ``depth`` turns deep within (alpha, beta), and whether
-        no line met the horizon (the value is then exact, or an exact bound)."""
+        no line met the horizon (the value is then exact, or an exact bound); ``played`` is
+        the board's key."""
         self._spend()
-        key = (board, rack, other, scoreless)
+        key = (played, rack, other, scoreless)
         entry = self.table.get(key)
         hint = None
         if entry is not None:
@@ -135,9 +143,9 @@ class _Search:
             return self._stuck(rack, other), False
         start_alpha = alpha
         best, best_turn, complete = -_UNBOUNDED, None, True
-        for turn, score, left in self._turns(board, rack, other, hint):
+        for turn, score, left in self._turns(board, played, rack, other, hint):
             value, done = self._after(
-                board, rack, other, scoreless, depth, alpha, beta, turn, score, left
+                board, played, other, scoreless, depth, alpha, beta, turn, score, left
             )
             complete = complete and done
             if value > best:
@@ -157,7 +165,7 @@ class _Search:
     def _after(
         self,
         board: Board,
-        rack: str,
+        played: Played,
         other: str,
         scoreless: int,
         depth: int,
@@ -173,8 +181,11 @@ class _Search:
         streak = 0 if score else scoreless + 1
         if streak >= SCORELESS_TURNS:  # each loses their own rack
             return score + self._stuck(left, other), True
-        after = board if isinstance(turn, Pass) else scrabble.play(board, turn)
-        value, done = self.negamax(after, other, left, streak, depth - 1, -beta, -alpha)
+        if isinstance(turn, Pass):
+            after = board
+        else:
+            after, played = scrabble.play(board, turn), played.union(turn.placed)
+        value, done = self.negamax(after, played, other, left, streak, depth - 1, -beta, -alpha)
         return score - value, done
 
     def _stuck(self, rack: str, other: str) -> int:
@@ -182,37 +193,37 @@ class _Search:
         return rack_points(other, self.language) - rack_points(rack, self.language)
 
     def _turns(
-        self, board: Board, rack: str, other: str, hint: Move | Pass | None
+        self, board: Board, played: Played, rack: str, other: str, hint: Move | Pass | None
     ) -> Iterator[tuple[Move | Pass, int, str]]:
         """Every turn with its score and the tiles it keeps (each play, then the pass), in
         the order that prunes most: the table's best turn first, then plays by score, a
         play-out counted with its bonus. A play's ``Move`` is built only when reached."""
         if hint is not None:
             yield hint, _score(hint), _left(rack, hint)
-        generated, ranked = self._generated(board, rack, other)
+        generated, ranked = self._generated(board, played, rack, other)
         for i in ranked:
             move = generated[i]
             if move != hint:
-                yield move, generated.score(i), rack_after(rack, generated.tiles(i))
+                yield move, generated.score(i), _without(rack, generated.tiles(i))
         if not isinstance(hint, Pass):
             yield Pass(), 0, rack
 
     def _generated(
-        self, board: Board, rack: str, other: str
+        self, board: Board, played: Played, rack: str, other: str
     ) -> tuple[scrabble.MoveList, list[int]]:
         """The rack's moves on the board and their search order (kept: every deeper search
-        meets the same positions again)."""
-        key = (board, rack, other)
+        meets the same positions again). The opponent's rack is the same wherever the mover
+        holds ``rack`` on this board: the unseen tiles are fixed."""
+        key = (played, rack)
         found = self.generated.get(key)
         if found is None:
             bonus = 2 * rack_points(other, self.language)
             moves = scrabble.generate(self.lexicon, board, rack)
-            out = len(rack)
-            order = sorted(
-                range(len(moves)),
-                key=lambda i: -moves.score(i) - (bonus if len(moves.tiles(i)) == out else 0),
-            )
-            found = self.generated[key] = (moves, order)
+            keys = [
+                -score - bonus if out else -score
+                for score, out in zip(moves.scores(), moves.whole_rack(), strict=True)
+            ]
+            found = self.generated[key] = (moves, sorted(range(len(keys)), key=keys.__getitem__))
         return found
 
     def _spend(self) -> None:
@@ -230,8 +241,9 @@ class _Search:
         """The best line, read from the table's best turns."""
         turns: list[Move | Pass] = []
         seen = set()
+        played = _ROOT
         while True:
-            key = (board, rack, other, scoreless)
+            key = (played, rack, other, scoreless)
             entry = self.table.get(key)
             if entry is None or entry[3] is None or key in seen:
                 return tuple(turns)
@@ -240,7 +252,7 @@ class _Search:
             turns.append(turn)
             left, score = _left(rack, turn), _score(turn)
             if isinstance(turn, Move):
-                board = scrabble.play(board, turn)
+                board, played = scrabble.play(board, turn), played.union(turn.placed)
             scoreless = 0 if score else scoreless + 1
             if not left or scoreless >= SCORELESS_TURNS:
                 return tuple(turns)
@@ -253,4 +265,18 @@ def _score(turn: Move | Pass) -> int:
 
 def _left(rack: str, turn: Move | Pass) -> str:
     """The rack after ``turn``."""
-    return rack if isinstance(turn, Pass) else rack_after(rack, placed_tiles(turn.placed))
+    return rack if isinstance(turn, Pass) else _without(rack, placed_tiles(turn.placed))
+
+
+def _sorted(rack: str) -> str:
+    """The rack's tiles sorted, blanks last (as ``rack_after`` leaves them), so that a rack
+    has one spelling in the table's keys."""
+    return "".join(sorted(rack, key=lambda tile: (tile == BLANK, tile)))
+
+
+def _without(rack: str, tiles: str) -> str:
+    """The sorted rack less ``tiles`` (letters, ``?`` for a blank), which it holds: still
+    sorted."""
+    for tile in tiles:
+        rack = rack.replace(tile, "", 1)
+    return rack

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -154,8 +154,11 @@ _CELL = re.compile(r"\[[^\[\]\s]*\]|.")  # a bracketed tile ([CH]) or one charac
 
 
 def _cells(line: str) -> list[str]:
+    cells = line.split()
+    if len(cells) > 1:
+        return cells
     line = line.strip()
-    return line.split() if any(c.isspace() for c in line) else _CELL.findall(line)
+    return _CELL.findall(line) if "[" in line else list(line)
 
 
 def _rows(text: str, source: str, what: str) -> list[list[str]]:
@@ -200,6 +203,9 @@ def load_layout(spec: str | None) -> Layout:
 
 def parse_board(text: str, language: Language, layout: Layout, source: str = "<board>") -> Board:
     """A board of ``layout``'s size (see the module docstring); UserError on bad input."""
+    board = _board_of_known_rows(text, language, layout)
+    if board is not None:
+        return board
     if has_layers(text):
         raise UserError(
             f"{source}: a Scrabble board is 2-D; '---', '===' and '|' separate the layers of "
@@ -211,29 +217,76 @@ def parse_board(text: str, language: Language, layout: Layout, source: str = "<b
             f"{source}: board of {len(rows)}×{len(rows[0])} squares, but the layout is "
             f"{layout.rows}×{layout.cols}"
         )
-    tiles, blanks = [], set()
-    for number, row in enumerate(rows, start=1):
+    squares, known = _known(language)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(known) > 4096:  # a server reads many boards: keep the rows of the last ones
+        known.clear()
+    tiles, blanks = [], []
+    for number, (line, row) in enumerate(zip(lines, rows, strict=True), start=1):
+        first = len(tiles)
         for square in row:
-            if square == EMPTY:
-                tiles.append("")
-                continue
-            try:
-                square = language.tokenize(square, spelled=False)
-            except UserError as error:
-                raise UserError(f"{source}: row {number}: {error}") from None
-            letter = (
-                fold_letter(square, language) if len(square) == 1 else fold_word(square, language)
-            )
-            if len(letter) != 1 or letter not in language.alphabet:
-                letters = language.spell(language.alphabet, bracket=True)
-                raise UserError(
-                    f"{source}: row {number}: {square!r} is not a letter of the "
-                    f"{language.name} alphabet ({letters}) nor '{EMPTY}'"
-                )
-            if square.islower():
-                blanks.add(len(tiles))
-            tiles.append(letter)
+            read = squares.get(square)
+            if read is None:
+                read = squares[square] = _read_square(square, language, source, number)
+            if read[1]:
+                blanks.append(len(tiles))
+            tiles.append(read[0])
+        known[line] = (tuple(tiles[first:]), tuple(k - first for k in blanks if k >= first))
     return Board(layout, tuple(tiles), frozenset(blanks))
+
+
+_Row = tuple[tuple[str, ...], tuple[int, ...]]  # a row's tiles, and where its blanks are
+_read: dict[int, tuple[Language, dict[str, tuple[str, bool]], dict[str, _Row]]] = {}
+
+
+def _known(language: Language) -> tuple[dict[str, tuple[str, bool]], dict[str, _Row]]:
+    """The squares (text → tile, blank) and rows (line → tiles, blanks) of the boards already
+    read in ``language``, kept for the last few languages: a board's text is read once."""
+    entry = _read.get(id(language))
+    if entry is None or entry[0] is not language:
+        if len(_read) >= 8:
+            _read.clear()
+        entry = _read[id(language)] = (language, {EMPTY: ("", False)}, {})
+    return entry[1], entry[2]
+
+
+def _board_of_known_rows(text: str, language: Language, layout: Layout) -> Board | None:
+    """The board when each of its lines is a row read before (of ``layout``'s width, and as
+    many as its rows), else None: then ``parse_board`` reads it square by square."""
+    known = _known(language)[1]
+    tiles: list[str] = []
+    blanks: list[int] = []
+    rows = 0
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        row = known.get(line)
+        if row is None or len(row[0]) != layout.cols:
+            return None
+        blanks.extend(len(tiles) + k for k in row[1])
+        tiles.extend(row[0])
+        rows += 1
+    if rows != layout.rows:
+        return None
+    return Board(layout, tuple(tiles), frozenset(blanks))
+
+
+def _read_square(square: str, language: Language, source: str, number: int) -> tuple[str, bool]:
+    """A square's tile (one letter of the alphabet) and whether it is a blank; UserError naming
+    the row otherwise."""
+    try:
+        square = language.tokenize(square, spelled=False)
+    except UserError as error:
+        raise UserError(f"{source}: row {number}: {error}") from None
+    letter = fold_letter(square, language) if len(square) == 1 else fold_word(square, language)
+    if len(letter) != 1 or letter not in language.alphabet:
+        letters = language.spell(language.alphabet, bracket=True)
+        raise UserError(
+            f"{source}: row {number}: {square!r} is not a letter of the "
+            f"{language.name} alphabet ({letters}) nor '{EMPTY}'"
+        )
+    return letter, square.islower()
 
 
 def format_board(board: Board, language: Language) -> str:
@@ -276,17 +329,18 @@ def parse_scrabble_rack(lexicon: Lexicon, rack_text: str) -> Rack:
     return rack
 
 
-def find_moves(
-    lexicon: Lexicon, board: Board, rack_text: str, top: int | None = None
-) -> list[Move]:
-    """Every legal move of the rack on the board, by score (then position and word); with
-    ``top``, only the first ``top`` of them (found without searching the placements that cannot
-    score as much)."""
-    return generate(lexicon, board, rack_text, top).best(top)
+def find_moves(lexicon: Lexicon, board: Board, rack_text: str, top: int | None = None) -> MoveList:
+    """Every legal move of the rack on the board, by score (then position and word), as a
+    ``MoveList`` (a ``Move`` is built when one is read); with ``top``, only the first ``top``
+    of them (found without searching the placements that cannot score as much)."""
+    moves = generate(lexicon, board, rack_text, top)
+    if top is not None and top < len(moves):
+        return MoveList(moves.records, moves.width, board, moves.letters, top)
+    return moves
 
 
 def generate(lexicon: Lexicon, board: Board, rack_text: str, top: int | None = None) -> MoveList:
-    """The legal moves of the rack on the board as a compact array, best score first (see
+    """The legal moves of the rack on the board as a compact array, best first (see
     ``MoveList``); with ``top`` ≥ 1, only those scoring at least the ``top``-th best score."""
     if top is not None and top < 1:
         raise UserError(f"top {top}: ask for at least one move")
@@ -354,42 +408,98 @@ def _position(lexicon: Lexicon, board: Board) -> _scrabble.Position:
 @lru_cache(maxsize=16)
 def _prepared(lexicon: Lexicon, board: Board) -> _scrabble.Position:
     """The board as the compiled generator takes it: letter index + 1 per square (0 empty),
-    blank flags, letter and word multipliers, the tile values; anchors and cross-checks."""
-    letters = graph_letters(lexicon.language.alphabet)
-    index = {letter: i for i, letter in enumerate(letters, start=1)}
-    squares = range(len(board.tiles))
-    layout = board.layout
+    blank flags, letter and word multipliers, the tile values and the letters' order; anchors
+    and cross-checks."""
+    letters, codes, values, ranks = _letter_tables(lexicon)
+    letter_mult, word_mult = _premiums(board.layout)
+    blanks = bytearray(len(board.tiles))
+    for square in board.blanks:
+        blanks[square] = 1
+    try:
+        tiles = bytes(map(codes.__getitem__, board.tiles))
+    except KeyError as error:
+        raise UserError(
+            f"board tile {error.args[0]!r} is not a letter of the {lexicon.name} lexicon"
+        ) from None
     return _scrabble.Position(
         lexicon.word_nodes,
         board.rows,
         board.cols,
-        bytes(index.get(tile, 0) for tile in board.tiles),
-        bytes(square in board.blanks for square in squares),
-        bytes(layout.letter_mult(square) for square in squares),
-        bytes(layout.word_mult(square) for square in squares),
-        layout.start,
-        [lexicon.language.tile_values.get(letter, 0) for letter in letters],
+        tiles,
+        bytes(blanks),
+        letter_mult,
+        word_mult,
+        board.layout.start,
+        values,
         len(letters),
+        ranks,
+    )
+
+
+@lru_cache(maxsize=8)
+def _letter_tables(lexicon: Lexicon) -> tuple[str, dict[str, int], list[int], bytes]:
+    """The graph's letters; the code of each board tile (letter index + 1, 0 for an empty
+    square ``""``); the tile values per letter; the place of each letter, then of each one's
+    lowercase (a blank), in code-point order, as moves are ordered by word."""
+    letters = graph_letters(lexicon.language.alphabet)
+    codes = {letter: i for i, letter in enumerate(letters, start=1)}
+    codes[""] = 0
+    values = [lexicon.language.tile_values.get(letter, 0) for letter in letters]
+    shown = [*letters, *(letter.lower() for letter in letters)]
+    place = {char: rank for rank, char in enumerate(sorted(set(shown)))}
+    return letters, codes, values, bytes(place[char] for char in shown)
+
+
+@lru_cache(maxsize=8)
+def _premiums(layout: Layout) -> tuple[bytes, bytes]:
+    """The layout's letter and word multipliers per square."""
+    return (
+        bytes(layout.letter_mult(square) for square in range(len(layout.squares))),
+        bytes(layout.word_mult(square) for square in range(len(layout.squares))),
     )
 
 
 class MoveList(Sequence[Move]):
-    """Moves as the compiled generator leaves them: one ``array('i')`` record per move (score,
-    row, column, across, length, then the placed tiles' letter indices, ``BLANK_FLAG`` added
-    for a blank), ordered by score, then square, across first; a ``Move`` is built only when one
-    is asked for."""
+    """Moves as the compiled generator leaves them, best first: by score, then square (row,
+    column), across first, then word (as ``best_first`` orders ``Move`` objects). One
+    ``array('i')`` record per move (score, row, column, across, length, then the placed tiles'
+    letter indices, ``BLANK_FLAG`` added for a blank, -1 after the last); a ``Move`` is built
+    only when one is read (``moves[i]``, iteration), so generating is the cost, not returning.
+    ``score(i)`` and ``tiles(i)`` read a move without building it. A MoveList equals any
+    sequence of the same ``Move`` objects in the same order."""
 
-    def __init__(self, records: array, width: int, board: Board, letters: str) -> None:
+    def __init__(
+        self, records: array, width: int, board: Board, letters: str, count: int | None = None
+    ) -> None:
         self.records = records
+        self.width = width
         self.stride = _scrabble.HEADER_INTS + width
         self.board = board
         self.letters = letters
+        whole = len(records) // self.stride
+        self.count = whole if count is None else min(count, whole)
 
     def __len__(self) -> int:
-        return len(self.records) // self.stride
+        return self.count
+
+    def __repr__(self) -> str:
+        return f"<MoveList: {self.count} moves>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list: unhashable as one
 
     def score(self, i: int) -> int:
-        return self.records[i * self.stride]
+        """Move ``i``'s score."""
+        return self.records[self._base(i)]
+
+    def _base(self, i: int) -> int:
+        if not -self.count <= i < self.count:
+            raise IndexError(i)
+        return (i % self.count) * self.stride
 
     @overload
     def __getitem__(self, i: int) -> Move: ...
@@ -399,12 +509,18 @@ class MoveList(Sequence[Move]):
 
     def __getitem__(self, i: int | slice) -> Move | list[Move]:
         if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if not -len(self) <= i < len(self):
-            raise IndexError(i)
-        base = (i % len(self)) * self.stride
-        score, row, col, across, length = self.records[base : base + _scrabble.HEADER_INTS]
-        codes = iter(self.records[base + _scrabble.HEADER_INTS : base + self.stride])
+            return [self._move(k * self.stride) for k in range(*i.indices(self.count))]
+        return self._move(self._base(i))
+
+    def __iter__(self) -> Iterator[Move]:
+        for k in range(self.count):
+            yield self._move(k * self.stride)
+
+    def _move(self, base: int) -> Move:
+        """The ``Move`` of the record at ``base``."""
+        records, header = self.records, _scrabble.HEADER_INTS
+        score, row, col, across, length = records[base : base + header]
+        codes = iter(records[base + header : base + self.stride])
         board = self.board
         word, placed = [], []
         for k in range(length):
@@ -425,28 +541,27 @@ class MoveList(Sequence[Move]):
     def tiles(self, i: int) -> str:
         """The rack tiles move ``i`` places (its letters, ``?`` for each blank), without
         building the ``Move``."""
-        base = i * self.stride + _scrabble.HEADER_INTS
+        base = self._base(i) + _scrabble.HEADER_INTS
         return "".join(
             "?" if code >= _scrabble.BLANK_FLAG else self.letters[code]
-            for code in self.records[base : base + self.stride - _scrabble.HEADER_INTS]
+            for code in self.records[base : base + self.width]
             if code >= 0
         )
 
-    def best(self, top: int | None = None) -> list[Move]:
-        """The first ``top`` moves best first (all with None), ties broken by word: the records
-        are in that order but for the word, so only the moves up to the last one of the
-        ``top``-th move's score, square and direction become ``Move`` objects."""
-        count = len(self)
-        if top is not None and top < count:
-            key = self._key(top - 1)
-            count = top
-            while count < len(self) and self._key(count) == key:
-                count += 1
-        return best_first(self[:count])[:top]
+    def scores(self) -> array:
+        """Every move's score, in order (a column of the records: no ``Move`` built)."""
+        return self.records[0 : self.count * self.stride : self.stride]
 
-    def _key(self, i: int) -> array:
-        """Move ``i``'s score, row, column and direction."""
-        return self.records[i * self.stride : i * self.stride + 4]
+    def whole_rack(self) -> list[bool]:
+        """Per move, in order, whether it places every tile of the rack."""
+        last = _scrabble.HEADER_INTS + self.width - 1
+        if self.width == 0:
+            return [False] * self.count
+        return [code >= 0 for code in self.records[last : self.count * self.stride : self.stride]]
+
+    def best(self, top: int | None = None) -> list[Move]:
+        """The first ``top`` moves (all with None) as ``Move`` objects."""
+        return self[:top]
 
 
 def best_first(moves: Iterable[Move]) -> list[Move]:

@@ -58,7 +58,13 @@ def replayed(lexicon: Lexicon, board: scrabble.Board, rack: str, other: str, lin
 
 @pytest.mark.parametrize(
     ("mine", "theirs"),
-    [(1, 1), (1, 2), (2, 1), pytest.param(1, 3, marks=pytest.mark.slow)],  # minimax: 20 s
+    [
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        pytest.param(1, 3, marks=pytest.mark.slow),  # minimax: 20 s
+        pytest.param(2, 2, marks=pytest.mark.slow),
+    ],
 )
 def test_the_solver_equals_plain_minimax_on_small_endgames(position, mine, theirs):
     lexicon, board = position
@@ -69,6 +75,17 @@ def test_the_solver_equals_plain_minimax_on_small_endgames(position, mine, their
         solved = endgame.solve(lexicon, board, rack, other)
         assert solved.exact
         assert solved.spread == reference.endgame_value(lexicon, board, rack, other), (rack, other)
+        assert replayed(lexicon, board, rack, other, solved.line) == solved.spread
+
+
+def test_racks_in_any_order_are_the_same_endgame(position):
+    """Racks are keys of the search's table: an unsorted rack is the same rack."""
+    lexicon, board = position
+    for rack, other in (("TA", "E"), ("S", "OE")):
+        solved = endgame.solve(lexicon, board, rack, other)
+        ordered = endgame.solve(lexicon, board, "".join(sorted(rack)), "".join(sorted(other)))
+        assert solved.exact and solved.spread == ordered.spread
+        assert solved.spread == reference.endgame_value(lexicon, board, rack, other)
         assert replayed(lexicon, board, rack, other, solved.line) == solved.spread
 
 

@@ -323,6 +323,68 @@ def test_pruned_forms_are_counted_by_their_reject_characters(tmp_path):
     assert pruned == expected and sum(pruned.values()) + len(kept) == len(full)
 
 
+def assert_pruning_is_exact(dic: Path, reject: frozenset[str]) -> Counter[frozenset[str]]:
+    """The forms read with `reject` are the full expansion's without a reject character, and
+    the counts of the others are theirs; return those counts."""
+    full = Counter(read_hunspell(dic))
+    pruned: Counter[frozenset[str]] = Counter()
+    kept = Counter(read_hunspell(dic, reject, pruned))
+    assert kept == Counter({form: n for form, n in full.items() if reject.isdisjoint(form)})
+    expected: Counter[frozenset[str]] = Counter()
+    for form, n in full.items():
+        if not reject.isdisjoint(form):
+            expected[reject.intersection(form)] += n
+    assert pruned == expected
+    return pruned
+
+
+# Elision prefixes (their forms are never made when the apostrophe is a reject character, only
+# counted): crossed with one and two suffixes, enabling a suffix, needing an affix, on a root
+# that holds an apostrophe itself, and a prefix whose strip reaches into a short word.
+ELISION = """SET UTF-8
+PFX T Y 3
+PFX T 0 l' [aeiou]
+PFX T 0 dell' [aeiou]
+PFX T a all'A a
+PFX N Y 1
+PFX N 0 un'/S .
+PFX K Y 1
+PFX K 0 d'/Z .
+PFX B Y 1
+PFX B 0 ri .
+SFX S Y 2
+SFX S o i o
+SFX S 0 ne/Y [ao]
+SFX Y Y 1
+SFX Y 0 ro/T .
+SFX Z Y 1
+SFX Z 0 zz .
+NEEDAFFIX Q
+"""
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ("amico/TSB", "acqua/TS", "a/T", "ora/TNS", "erba/KS", "o'ra/TS", "ala/TS"),
+        ("uovo/TSBQ", "arte/TN", "eco/K", "isola/TSN"),
+    ],
+)
+def test_reject_prefixes_are_counted_not_made(tmp_path, words):
+    pruned = assert_pruning_is_exact(write(tmp_path, ELISION, *words), frozenset("'-"))
+    assert pruned[frozenset("'")] > 0
+
+
+@pytest.mark.skipif(not (RAW / "it/hunspell/it_IT.dic").is_file(), reason="no Italian hunspell")
+def test_reject_prefixes_on_a_sample_of_the_italian_dictionary(tmp_path):
+    """hunspell-it's elided articles (L'ACQUA, DELL'ACQUA) cross nearly every form: counted
+    without being made, the counts and forms are those of the full expansion, filtered."""
+    lines = (RAW / "it/hunspell/it_IT.dic").read_text(encoding="utf-8").splitlines()[1::150]
+    dic = write(tmp_path, (RAW / "it/hunspell/it_IT.aff").read_text(encoding="utf-8"), *lines)
+    pruned = assert_pruning_is_exact(dic, frozenset("'-. 0123456789"))
+    assert pruned[frozenset("'")] > 100_000
+
+
 @pytest.mark.parametrize(
     ("aff", "words", "problem"),
     [

@@ -112,6 +112,24 @@ def test_board_text_round_trips_with_blanks():
     assert scrabble.parse_board(scrabble.format_board(board, FR), FR, layout) == board
 
 
+def test_a_board_of_rows_read_before_reads_the_same_and_fails_the_same():
+    """Rows read once are kept: the same text reads to the same board (blanks included), and
+    known rows on a board of the wrong size still fail in one line."""
+    layout = scrabble.load_layout(None)
+    text = EMPTY_15.replace("." * 15, "..éTé..ChAt....", 1).replace("." * 15, "zoo" + "." * 12, 1)
+    first = scrabble.parse_board(text, FR, layout)
+    assert first.tiles[2:11] == ("E", "T", "E", "", "", "C", "H", "A", "T")
+    assert first.blanks == {2, 4, 8, 10, 15, 16, 17}
+    assert scrabble._board_of_known_rows(text, FR, layout) == first
+    assert scrabble.parse_board(text, FR, layout) == first
+    small = scrabble.parse_layout(SMALL_LAYOUT)
+    with pytest.raises(UserError, match="board of 15×15 squares, but the layout is 5×5"):
+        scrabble.parse_board(text, FR, small)
+    with pytest.raises(UserError, match="row 16 has 14 squares"):
+        scrabble.parse_board(text + "\n" + "." * 14, FR, layout)
+    assert scrabble._board_of_known_rows("\n".join(text.splitlines()[:14]), FR, layout) is None
+
+
 RANDOM_LAYOUT = scrabble.parse_layout(
     "W . l . . l W\n. w . . . w .\nl . L . L . l\n. . . * . . .\nl . L . L . l\n"
     ". w . . . w .\nW . l . . l W\n"
@@ -351,3 +369,54 @@ def test_bad_boards_and_racks_on_the_command_line(build_dir, board, rack, fragme
     fails_in_one_line(
         run("scrabble", "-", "--rack", rack, "--lexicon", "en", stdin=board), fragment
     )
+
+
+class _Reached(Exception):
+    pass
+
+
+def midgame(lexicon: Lexicon, seed: int, turn: int) -> tuple[scrabble.Board, str]:
+    """The board after ``turn`` turns of seeded greedy self-play, and the mover's rack."""
+    from lexforge.game import play_game
+    from lexforge.players import Greedy
+
+    found: list[tuple[scrabble.Board, str]] = []
+
+    def on_turn(event, game) -> None:
+        if game.turns == turn:
+            found.append((game.board, game.racks[(event.player + 1) % 2]))
+            raise _Reached
+
+    with pytest.raises(_Reached):
+        play_game(lexicon, [Greedy("one"), Greedy("two")], seed, on_turn=on_turn)
+    return found[0]
+
+
+@pytest.mark.parametrize(("name", "seed"), [("es-scrabble", 3), ("en", 1)])
+def test_the_move_list_is_every_move_best_first_read_lazily(build_dir, name, seed):
+    """On a real lexicon's self-play board (es-scrabble: with CH, LL or RR tiles), the
+    ``MoveList`` of ``find_moves`` holds the plain-Python generator's moves in its order (score,
+    square, across first, word: blanks and digraph symbols included), and reads them by index,
+    slice, iteration and column without building the others."""
+    lexicon = Lexicon.open(build_dir / "stage" / name)
+    board, rack = midgame(lexicon, seed, 8)
+    rack = rack.replace("?", "")[:6] + "?"
+    moves = scrabble.find_moves(lexicon, board, rack)
+    expected = reference.scrabble_moves_python(lexicon, board, rack)
+    assert isinstance(moves, scrabble.MoveList) and len(moves) == len(expected) > 500
+    assert moves == expected and list(moves) == expected and moves[5:9] == expected[5:9]
+    assert moves[-1] == expected[-1] and moves[len(moves) // 2] == expected[len(expected) // 2]
+    with pytest.raises(IndexError):
+        moves[len(moves)]
+    assert list(moves.scores()) == [m.score for m in expected]
+    assert moves.whole_rack() == [len(m.placed) == len(rack) for m in expected]
+    assert [moves.tiles(i) for i in range(len(moves))] == [
+        plays.placed_tiles(m.placed) for m in expected
+    ]
+    if name == "es-scrabble":
+        symbols = set(lexicon.language.tile_symbols.values())
+        assert any(symbols & set(tile.upper() for tile in board.tiles))
+    for top in (1, 7):
+        best = scrabble.find_moves(lexicon, board, rack, top=top)
+        assert len(best) == top and best == expected[:top] and best.best() == expected[:top]
+    assert moves != expected[:-1] and moves != "not moves"
