@@ -58,7 +58,7 @@ def main() -> None:
     leaves = [given or LeaveTable({}) for given in leaves]
     kinds = args.players.split(",")
     if len(kinds) != 2 or (kinds[0] == kinds[1] and not args.opponent_leaves):
-        raise SystemExit("bench_players: --players takes two kinds (two the same: --opponent-leaves)")
+        raise SystemExit("bench_players: --players takes two kinds (the same: --opponent-leaves)")
     names = kinds
     if kinds[0] == kinds[1]:
         names = [f"{kinds[0]} (--leaves)", f"{kinds[1]} (--opponent-leaves)"]

@@ -1,10 +1,13 @@
 """Leave values: what the tiles a player keeps are worth, for the ``equity`` player.
 
-A leave's value is how many more points its holder scores on the next turn than they would
-from keeping nothing, as measured in self-play — the target strong engines learn their
-"superleaves" from (Macondo's and wolges' leave generation, Quackle's superleaves: for each leave
-the mean score of the following turn, less the mean over all leaves), learned here from many
-games played by the pipeline (pipeline/leaves.py, ``snakemake leaves``).
+A leave's value is how many more points a rack holding it scores, on average, than a rack
+drawn from nothing: the mean score of the best play of the full racks that contain the leave,
+less the mean over all racks (so the empty leave is worth 0). It is the target strong engines
+learn their leave tables ("superleaves") from — wolges' leave generation averages "the
+best-play values of the fuller racks that contain it" over self-play games, Quackle's and
+Macondo's superleaves are made the same way — measured here on greedy self-play
+(pipeline/leaves.py, ``snakemake leaves``), where every rack of a game credits each of its
+leaves.
 
 Three forms, read by ``load_leaves``:
 
@@ -17,14 +20,16 @@ Three forms, read by ``load_leaves``:
     together (QU, ER, CK: the combinations a per-tile value cannot say), the vowel/consonant
     balance (``v²``, ``c²``, ``v·c``; blanks are neither) and the leave's size; fitted by ridge
     regression (a small penalty ``ridge`` that pulls the terms of rarely seen pairs towards 0)
-    on every observed row, an intercept taking the mean score after an empty leave;
-  - the table: a leave seen ``n`` times, with mean next score ``ȳ``, is worth its model value
+    on every observed leave (weighted by its count), an intercept taking the mean score of a
+    rack;
+  - the table: a leave seen ``n`` times, with mean score ``ȳ``, is worth its model value
     plus the shrunk residual ``n / (n + k) · (ȳ − intercept − model)``. ``k = σ² / τ²`` is
-    estimated from the data (empirical Bayes): ``σ²`` the variance of the next score among
-    rows of the same leave, ``τ²`` the variance of the true residuals between leaves (their
-    observed squares less the sampling noise). A leave seen rarely keeps its model value; one
-    seen thousands of times, its own measured mean. Only leaves seen at least
-    ``min_observations`` times are stored; every other leave takes the model's value.
+    estimated from the data (empirical Bayes): ``σ²`` the variance of the score among racks
+    holding the same leave, ``τ²`` the variance of the true residuals between the leaves seen
+    at least ``min_observations`` times (their observed squares less the sampling noise). A
+    leave seen rarely keeps its model value; one seen thousands of times, its own measured
+    mean. Only leaves seen at least ``min_observations`` times are stored; every other leave
+    takes the model's value.
 
   An empty leave is worth 0.
 * the earlier *linear model* (``format: lexforge-leaves/1``): per tile a value and a duplicate
@@ -32,7 +37,7 @@ Three forms, read by ``load_leaves``:
 * a *table* in text: lines ``TILES VALUE`` (tiles sorted, ``?`` for blanks; ``#`` comments), a
   value per multiset listed, 0 for the others.
 
-Every fit is a function of the per-leave sums of whole numbers (rows, Σ score, Σ score²) that
+Every fit is a function of the per-leave sums of whole numbers (racks, Σ score, Σ score²) that
 the self-play shards write: summing shards in any grouping gives the same counts and the same
 values.
 """
@@ -165,7 +170,7 @@ class LeaveModel:
         return cls(features, tuple(coefficients), float(data["intercept"]), info)
 
 
-#: Per leave (tiles sorted): rows, Σ next score, Σ next score² — whole numbers, summed exactly.
+#: Per leave (tiles sorted): racks holding it, Σ score, Σ score² — whole numbers, summed exactly.
 Counts = dict[str, list[int]]
 CHUNK = 20_000  # leaves per block of the normal equations (memory: CHUNK × terms floats)
 
@@ -232,7 +237,7 @@ class LeaveValues:
     terms: Terms
     coefficients: tuple[float, ...]  # in ``terms.names`` order
     table: dict[str, float]
-    intercept: float = 0.0  # the mean next score after an empty leave (not part of any value)
+    intercept: float = 0.0  # the mean score of a rack (not part of any value)
     info: dict[str, Any] = field(default_factory=dict)  # provenance: lexicon, games, rows …
     cache: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
 
@@ -343,14 +348,16 @@ def fit(
     # The empirical-Bayes shrinkage: within-leave variance, then between-leave variance.
     within = sum(ss - s * s / n for n, s, ss in counts.values())
     sigma2 = within / max(1, rows - len(leaves))
-    residual2 = 0.0  # Σ n·r², r the residual of a leave's mean
-    for start in range(0, len(leaves), CHUNK):
-        block = leaves[start : start + CHUNK]
+    residual2 = 0.0  # Σ n·r² over the leaves the table may hold, r a leave mean's residual
+    kept = [leave for leave in leaves if counts[leave][0] >= min_observations and leave]
+    for start in range(0, len(kept), CHUNK):
+        block = kept[start : start + CHUNK]
         predicted = design(terms, block) @ beta
         for leave, p in zip(block, predicted, strict=True):
             n, s, _ = counts[leave]
             residual2 += n * (s / n - p) ** 2
-    tau2 = max((residual2 - len(leaves) * sigma2) / max(1, rows), 1e-9)
+    weight = sum(counts[leave][0] for leave in kept)
+    tau2 = max((residual2 - len(kept) * sigma2) / max(1, weight), 1e-9)
     k = sigma2 / tau2
     values = LeaveValues(terms, coefficients, {}, intercept)
     table = {}
@@ -359,7 +366,8 @@ def fit(
         if leave and n >= min_observations and len(leave) <= MAX_LEAVE:
             model = values.model(leave)
             table[leave] = model + n / (n + k) * (s / n - intercept - model)
-    figures = {"rows": rows, "leaves_seen": len(leaves), "table_leaves": len(table)}
+    figures = {"racks": counts.get("", [0])[0], "rows": rows, "leaves_seen": len(leaves)}
+    figures["table_leaves"] = len(table)
     shrink = {"sigma2": round(sigma2, 2), "tau2": round(tau2, 2), "k": round(k, 1)}
     learned = LeaveValues(
         terms, coefficients, table, intercept, {**(info or {}), **figures, "shrinkage": shrink}
@@ -368,7 +376,7 @@ def fit(
 
 
 def squared_error(leaves: Leaves, intercept: float, counts: Counts) -> float:
-    """The mean squared error of ``intercept + value(leave)`` as the next score of the rows
+    """The mean squared error of ``intercept + value(leave)`` as the score of the racks
     summed in ``counts`` (held-out games: how well the values predict)."""
     total = rows = 0.0
     for leave, (n, s, ss) in counts.items():

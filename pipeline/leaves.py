@@ -11,12 +11,15 @@
 Game ``i`` of a lexicon has its own seed (``game_seed``: a digest of the configured seed, the
 lexicon and ``i``); shard ``s`` plays games ``s·n … s·n + n − 1`` (``n`` games per shard),
 greedy against greedy (lexforge.players). The held-out shard plays games of other seeds (the
-lexicon's name + ``/holdout``), never used for learning. Each turn that plays or exchanges while
-the bag still holds a full rack after the draw gives a training row: the tiles kept, and the
-points the same player scores on their next turn — the target of strong engines' leave learning
-(the mean next score of a leave, less the mean after keeping nothing: lexforge.leaves). A shard
-writes, per leave, the rows, Σ score and Σ score² as whole numbers, so the merge — a sum, then
-the fit — depends on the games alone: 2 shards of 500 games and 4 of 250 give the same
+lexicon's name + ``/holdout``), never used for learning. Each turn played from a full rack after
+which the player draws a full rack again gives its rack and the score of its best play (greedy's
+play; an exchange 0), and every leave the rack holds — each sub-multiset of up to six tiles,
+the empty one too — is credited with that score: a leave's mean is the expected best score of
+a rack holding it, the target of wolges' leave generation (``lab/leavegen.txt``: "each leave's
+value is the average of the best-play values of the fuller racks that contain it", shifted so
+that the empty leave is worth 0; lexforge.leaves). A shard writes, per leave, the count, Σ
+score and Σ score² as whole numbers, so the merge — a sum, then the fit — depends on the games
+alone: 2 shards of 500 games and 4 of 250 give the same
 leaves.json.gz, byte for byte (the manifest beside it records the shard count). The merge also
 measures the values on the held-out games (the prediction's error against the mean's).
 """
@@ -28,6 +31,7 @@ import hashlib
 import json
 import math
 import sys
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +39,8 @@ from lexforge import gcg
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.game import Game, play_game
-from lexforge.language import Language
 from lexforge.leaves import (
+    MAX_LEAVE,
     Counts,
     LeaveTable,
     LeaveValues,
@@ -47,7 +51,7 @@ from lexforge.leaves import (
 )
 from lexforge.lexicon import Lexicon
 from lexforge.players import Greedy
-from lexforge.plays import PLAYED_THROUGH, parse_tiles, rack_after
+from lexforge.plays import parse_tiles
 from pipeline.leavesconfig import LeavesConfig, load_leaves_config
 
 SHARD_FORMAT = "lexforge-leave-counts/1"
@@ -63,36 +67,36 @@ def game_seed(seed: int, lexicon: str, index: int) -> int:
     return int.from_bytes(digest[:8], "big") % SEED_BOUND
 
 
-def kept_tiles(event: gcg.Event, language: Language) -> str:
-    """The tiles a play or exchange left on the rack, as the lexicon's letters. The record
-    spells multi-letter tiles (rack and exchange ``[CH]``, word ``CH``, a blank ``ch``): they
-    are read back into the lexicon's tile symbols first."""
-    rack = parse_tiles(event.rack, language, "rack")
-    if event.kind == gcg.EXCHANGE:
-        return rack_after(rack, parse_tiles(event.tiles, language, "tiles"))
-    # Read the word as tiles before dropping the tiles it plays through: in R.RO the two Rs
-    # are R tiles, never the RR tile their concatenation would spell.
-    return rack_after(rack, language.tokenize(event.word).replace(PLAYED_THROUGH, ""))
-
-
-def game_rows(lexicon: Lexicon, seed: int) -> list[tuple[str, int]]:
-    """One greedy game's training rows: (tiles kept, the player's next turn's score)."""
+def game_racks(lexicon: Lexicon, seed: int) -> list[tuple[str, int]]:
+    """One greedy game's training racks: (the full rack, sorted, the score of its best play —
+    greedy plays it; 0 for an exchange), for each turn after which the player draws a full
+    rack again (the bag not emptied). The record spells multi-letter tiles (``[CH]``): they are
+    read back into the lexicon's tile symbols."""
     turns: list[tuple[gcg.Event, int]] = []  # each turn, and the bag after it
 
     def on_turn(event: gcg.Event, game: Game) -> None:
         turns.append((event, len(game.bag)))
 
     play_game(lexicon, [Greedy("one"), Greedy("two")], seed, on_turn=on_turn)
-    full = lexicon.language.rack_size
-    rows = []
-    for t, (event, bag) in enumerate(turns):
-        if event.kind not in (gcg.PLAY, gcg.EXCHANGE) or bag < full:
+    language = lexicon.language
+    racks = []
+    for event, bag in turns:
+        if event.kind not in (gcg.PLAY, gcg.EXCHANGE) or bag == 0:
             continue
-        following = (later for later, _ in turns[t + 1 :] if later.player == event.player)
-        after = next(following, None)
-        if after is not None:
-            rows.append((kept_tiles(event, lexicon.language), after.score))
-    return rows
+        rack = parse_tiles(event.rack, language, "rack")
+        if len(rack) == language.rack_size:
+            racks.append((rack, event.score if event.kind == gcg.PLAY else 0))
+    return racks
+
+
+def leaves_of(rack: str) -> set[str]:
+    """Every leave a rack holds: its distinct sub-multisets of up to ``MAX_LEAVE`` tiles,
+    the empty one included (the rack sorted, so each comes out sorted)."""
+    return {
+        "".join(kept)
+        for size in range(min(len(rack) - 1, MAX_LEAVE) + 1)
+        for kept in combinations(rack, size)
+    }
 
 
 def shard_counts(
@@ -109,11 +113,15 @@ def shard_counts(
         first, games, tag = shard * config.games_per_shard, config.games_per_shard, name
     counts: Counts = {}
     for index in range(first, first + games):
-        for kept, score in game_rows(lexicon, game_seed(config.seed, tag, index)):
-            row = counts.setdefault(kept, [0, 0, 0])
-            row[0] += 1
-            row[1] += score
-            row[2] += score * score
+        for rack, score in game_racks(lexicon, game_seed(config.seed, tag, index)):
+            for leave in leaves_of(rack):
+                row = counts.get(leave)
+                if row is None:
+                    counts[leave] = [1, score, score * score]
+                else:
+                    row[0] += 1
+                    row[1] += score
+                    row[2] += score * score
     return {
         "format": SHARD_FORMAT,
         "lexicon": name,

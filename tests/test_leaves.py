@@ -332,19 +332,24 @@ def test_snakemake_leaves_on_the_fixture_language(tmp_path):
     assert Path(tree / "build/work/sv/leaves/2.json").is_file()
 
 
-def test_kept_tiles_read_a_records_spelled_tiles_back_into_the_lexicons_letters():
-    """A game record spells multi-letter tiles (rack [CH], a blank CH in a word as ch); the
-    training rows count tiles as the lexicon's letters, so a blank CH is one blank, not two."""
-    from solver_fixtures import language
+def test_every_leave_a_rack_holds_is_credited_once():
+    from pipeline.leaves import leaves_of
 
-    from lexforge import gcg
-    from pipeline.leaves import kept_tiles
+    assert len(leaves_of("ABCDEFG")) == 2**7 - 1  # every subset but the whole rack
+    assert leaves_of("AAB") == {"", "A", "B", "AA", "AB"}
+    assert leaves_of("EEEEEE?") >= {"", "?", "EEEEEE", "EEEEE?"}
+    assert len(leaves_of("EEEEEE?")) == 7 + 6  # 0–6 Es, and 0–5 Es with the blank
 
-    spanish = language("es-scrabble")
-    ch = spanish.tokenize("CH")
-    play = gcg.Event(0, gcg.PLAY, "[CH]ADEOS?", 20, 20, "8H", "chADO")  # the blank stands for CH
-    assert kept_tiles(play, spanish) == "".join(sorted(ch + "ES"))
-    through = gcg.Event(0, gcg.PLAY, "ADORRS?", 8, 28, "H8", "R.RO")  # two R tiles, not RR
-    assert kept_tiles(through, spanish) == "ADS?"
-    exchange = gcg.Event(1, gcg.EXCHANGE, "[CH][LL]AEIO?", 0, 0, tiles="[LL]A")
-    assert kept_tiles(exchange, spanish) == "".join(sorted(ch + "EIO")) + "?"
+
+def test_training_racks_are_full_racks_of_the_lexicons_tiles():
+    """A game record spells multi-letter tiles ([CH] in a rack); the training racks are read
+    back into the lexicon's tile symbols: full racks, each a tile a symbol."""
+    from pipeline.leaves import game_racks
+
+    lexicon = small_lexicon("es-scrabble")
+    racks = game_racks(lexicon, 7)
+    assert len(racks) > 5
+    tiles = set(Terms.of(lexicon.language).tiles)
+    for rack, score in racks:
+        assert len(rack) == lexicon.language.rack_size and set(rack) <= tiles, rack
+        assert rack == sort_rack(rack) and score >= 0
