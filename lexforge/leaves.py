@@ -279,13 +279,13 @@ class LeaveValues:
         terms = Terms(str(data["tiles"]), str(data["vowels"]))
         given = data["terms"]
         coefficients = tuple(float(given[name]) for name in terms.names)
-        table = {sort_rack(str(k)): float(v) for k, v in data["table"].items()}
+        table = {str(k): float(v) for k, v in data["table"].items()}  # keys sorted (to_json)
         numbers = [*coefficients, *table.values(), float(data["intercept"])]
         if not all(math.isfinite(x) for x in numbers):
             raise ValueError("a value is not a finite number")
-        strange = [k for k in table if len(k) > MAX_LEAVE or set(k) - set(terms.tiles)]
-        if strange:
-            raise ValueError(f"table leave {strange[0]!r} is not of the tiles {terms.tiles}")
+        if set("".join(table)) - set(terms.tiles) or max(map(len, table), default=0) > MAX_LEAVE:
+            strange = next(k for k in table if len(k) > MAX_LEAVE or set(k) - set(terms.tiles))
+            raise ValueError(f"table leave {strange!r} is not of the tiles {terms.tiles}")
         known = {"format", "tiles", "vowels", "intercept", "terms", "table"}
         info = {k: v for k, v in data.items() if k not in known}
         return cls(terms, coefficients, table, float(data["intercept"]), info)

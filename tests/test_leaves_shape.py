@@ -30,41 +30,44 @@ def en() -> LeaveValues:
 
 def test_the_english_values_are_learned_at_scale_with_their_provenance(en):
     info = en.info
-    assert info["lexicon"] == "en" and info["games"] >= 50_000 and info["rows"] > 500_000
+    assert info["lexicon"] == "en" and info["games"] >= 16_000 and info["racks"] > 300_000
     assert info["command"] == "snakemake leaves" and info["seed"] == 1 and info["code"]
-    # The held-out games: the values predict the next score better than its mean does.
+    # The held-out games: the values predict a rack's best score better than its mean does,
+    # and the table better than the model alone.
     held = info["held_out"]
-    assert held["rows"] > 10_000
-    assert held["rmse_values"] < held["rmse_model"] < held["rmse_mean"]
-    assert len(en.table) > 50_000
-    assert ENGLISH.stat().st_size < 4_000_000  # compact: a few MB at most
+    assert held["games"] >= 1000 and held["rows"] > 1_000_000
+    assert held["rmse_values"] < held["rmse_model"] < held["rmse_mean"] - 1
+    assert len(en.table) > 100_000 and 50 < info["shrinkage"]["k"] < 1000
+    assert ENGLISH.stat().st_size < 2_000_000  # compact: a few MB at most
 
 
 def test_single_tiles(en):
     v = en.value
-    assert v("?") > 2 * v("S") > 0  # the blank far above S
-    others = [t for t in en.terms.tiles if t not in "S?"]
-    assert all(v("S") > v(t) for t in others), sorted((v(t), t) for t in others)[-3:]
-    assert v("Q") < -3 and v("Q") == min(v(t) for t in en.terms.tiles)
-    assert v("?") > 15
+    assert v("?") > 3 * v("S") > 15  # the blank far above S
+    # S above every other tile but Z, which greedy play scores for its own 10 points at once:
+    # the two are within a point.
+    others = [t for t in en.terms.tiles if t not in "SZ?"]
+    assert all(v("S") > v(t) + 0.5 for t in others), sorted((v(t), t) for t in others)[-3:]
+    assert abs(v("Z") - v("S")) < 1
+    assert v("Q") < -1 and v("U") < 0 and v("V") < 0
 
 
 def test_combinations(en):
     v = en.value
-    assert v("QU") > v("Q")
-    for tile in "IUVWO":  # a second copy is worth less than the first
-        assert v(tile * 2) < 2 * v(tile), tile
-        assert v(tile * 2) < v(tile) or v(tile) < 0, tile
-    assert v("?") < v("??") < 2 * v("?")  # two blanks: more than one, not twice as much
-    # Bingo-prone leaves: strongly positive, and above any of their parts.
-    for leave in ("AEINST", "EINRST", "AEINRT", "EIRST", "ERS", "AEST"):
-        assert v(leave) > 10 if len(leave) >= 4 else v(leave) > 5, (leave, v(leave))
+    assert v("QU") > v("Q") + 5 and v("QU") > 0  # the U rescues the Q
+    assert v("QUUU") < v("QU")
+    for tile in "AEIOUVWGNRT":  # a second copy is worth less than the first, even a negative
+        assert v(tile * 2) < v(tile) - 2, tile
+    assert v("?") < v("??") < 2.5 * v("?")  # two blanks: measured, not absurd
+    # Bingo-prone leaves: strongly positive, and above every part one tile shorter.
+    for leave in ("AEINST", "EINRST", "AEINRT", "EIRST", "ERST", "AERS", "ERS", "AEST", "ING"):
         parts = [leave[:i] + leave[i + 1 :] for i in range(len(leave))]
         assert v(leave) > max(v(p) for p in parts), (leave, parts)
-    assert v("AEINST") > 20
+        assert v(leave) > 5, leave
+    assert v("AEINST") > 25 and v("EINRST") > 25
     # Awkward leaves are negative.
-    for leave in ("IIU", "VVW", "QUUU", "IIII"):
-        assert v(leave) < 0, (leave, v(leave))
+    for leave in ("IIU", "VVW", "UUV", "IIII", "UUU", "QV", "GG"):
+        assert v(leave) < -3, (leave, v(leave))
 
 
 def test_spanish_y_is_no_vowel_like_penalty():
