@@ -151,9 +151,7 @@ def checked_manifest(lexicon_dir: Path, version: str) -> dict:
     return manifest
 
 
-def write_bundle(
-    lexicon_dir: Path, version: str, out: Path, leaves: Path | None = None
-) -> None:
+def write_bundle(lexicon_dir: Path, version: str, out: Path, leaves: Path | None = None) -> None:
     """The lexicon's bundle; with ``leaves``, its learned leave values as ``leaves.json.gz``."""
     manifest = checked_manifest(lexicon_dir, version)
     sources_text, texts, records = provenance(lexicon_dir, manifest)
