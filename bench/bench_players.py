@@ -4,9 +4,12 @@ Players (lexforge.players): ``greedy``, ``equity`` (leave values, the endgame se
 ``equity-static`` (the equity player without the endgame search: the best score once the bag
 is empty, as before the search existed) and ``simulation`` (``--samples`` per turn). Prints each
 player's wins with the 95 % Wilson interval, mean score and spread, and the time per game.
+Leave values: ``--leaves`` (default: the lexicon's learned values); ``--opponent-leaves`` gives
+the second player others, so that one kind can play itself with two sets of values.
 
-    python bench/bench_players.py --lexicon en --leaves build/leaves/en/leaves.json \
-        --players simulation,equity --games 200
+    python bench/bench_players.py --lexicon en --players simulation,equity --games 200
+    python bench/bench_players.py --lexicon en --players equity,equity --games 1000 \
+        --opponent-leaves bench/leaves-linear-en.json
 """
 
 from __future__ import annotations
@@ -16,41 +19,53 @@ import statistics
 import time
 
 from lexforge.game import play_game, wilson
-from lexforge.leaves import LeaveTable, load_leaves
+from lexforge.leaves import LeaveTable, check_leaves, default_leaves, load_leaves
 from lexforge.lexicon import Lexicon
 from lexforge.players import Equity, Greedy, Simulation
 
 
-def make(kind: str, leaves, samples: int):
+def make(kind: str, leaves, samples: int, name: str):
     if kind == "greedy":
-        return Greedy(kind)
+        return Greedy(name)
     if kind == "equity":
-        return Equity(kind, leaves)
+        return Equity(name, leaves)
     if kind == "equity-static":
-        return Equity(kind, leaves, endgame_positions=0)
+        return Equity(name, leaves, endgame_positions=0)
     if kind == "simulation":
-        return Simulation(kind, leaves, seconds=None, iterations=samples)
+        return Simulation(name, leaves, seconds=None, iterations=samples)
     raise SystemExit(f"bench_players: unknown player {kind!r}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lexicon", default="en")
-    parser.add_argument("--leaves", help="leave values (default: none, every leave 0)")
+    parser.add_argument("--leaves", help="leave values (default: the lexicon's learned values)")
+    parser.add_argument(
+        "--opponent-leaves", help="the second player's leave values (default: as --leaves)"
+    )
     parser.add_argument("--players", default="simulation,equity", help="two kinds, comma-separated")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--samples", type=int, default=24, help="simulation samples a turn")
     args = parser.parse_args()
     lexicon = Lexicon.open(args.lexicon)
-    leaves = load_leaves(args.leaves) if args.leaves else LeaveTable({})
+    leaves = [load_leaves(args.leaves) if args.leaves else default_leaves(lexicon)] * 2
+    if args.opponent_leaves:
+        leaves[1] = load_leaves(args.opponent_leaves)
+    for given, path in zip(leaves, (args.leaves, args.opponent_leaves), strict=True):
+        if given is not None and path:
+            check_leaves(given, lexicon.language, path)
+    leaves = [given or LeaveTable({}) for given in leaves]
     kinds = args.players.split(",")
-    if len(kinds) != 2 or kinds[0] == kinds[1]:
-        raise SystemExit("bench_players: --players takes two different kinds")
+    if len(kinds) != 2 or (kinds[0] == kinds[1] and not args.opponent_leaves):
+        raise SystemExit("bench_players: --players takes two kinds (the same: --opponent-leaves)")
+    names = kinds
+    if kinds[0] == kinds[1]:
+        names = [f"{kinds[0]} (--leaves)", f"{kinds[1]} (--opponent-leaves)"]
     wins, scores, spreads, times = [0.0, 0.0], [[], []], [], []
     for i in range(args.games):
         seats = [0, 1] if i % 2 == 0 else [1, 0]  # seats[k]: the player moving k-th
-        players = [make(kinds[s], leaves, args.samples) for s in seats]
+        players = [make(kinds[s], leaves[s], args.samples, names[s]) for s in seats]
         start = time.perf_counter()
         result = play_game(lexicon, players, args.seed + i)
         times.append(time.perf_counter() - start)
@@ -64,12 +79,12 @@ def main() -> None:
         if (i + 1) % 10 == 0 or i + 1 == args.games:
             low, high = wilson(wins[0], i + 1)
             print(
-                f"{i + 1} games: {kinds[0]} {wins[0]:g} wins ({wins[0] / (i + 1):.1%}, 95 % "
+                f"{i + 1} games: {names[0]} {wins[0]:g} wins ({wins[0] / (i + 1):.1%}, 95 % "
                 f"{low:.1%}–{high:.1%}), mean spread {statistics.mean(spreads):+.1f}",
                 flush=True,
             )
     for s in (0, 1):
-        print(f"{kinds[s]}: mean score {statistics.mean(scores[s]):.1f}")
+        print(f"{names[s]}: mean score {statistics.mean(scores[s]):.1f}")
     print(f"time per game: median {statistics.median(times):.2f} s")
 
 

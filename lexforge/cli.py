@@ -455,11 +455,11 @@ def simulate(
 ) -> None:
     """``scrabble --sim SECONDS``: the best candidates ranked by simulation."""
     from lexforge.answers import simulation_answer
-    from lexforge.leaves import LeaveTable, check_leaves, load_leaves
+    from lexforge.leaves import check_leaves, default_leaves, load_leaves
 
     if args.show is not None or args.svg is not None:
         raise UserError("--sim ranks the candidates: give it without --show or --svg")
-    leaves = load_leaves(args.leaves) if args.leaves else LeaveTable({})
+    leaves = load_leaves(args.leaves) if args.leaves else default_leaves(lexicon)
     if args.leaves:
         check_leaves(leaves, lexicon.language, args.leaves)
     found = simulation_answer(
@@ -1335,8 +1335,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub.add_argument(
         "--leaves",
         metavar="FILE",
-        help="with --sim: leave values, a model (snakemake leaves) or a table (default: none, "
-        "every leave 0)",
+        help="with --sim: leave values, learned (snakemake leaves) or a table (default: the "
+        "lexicon's learned values, every leave 0 where it has none)",
     )
     seed_option(sub, 0, "simulation", bounded(0))
     sub.add_argument(
@@ -1363,8 +1363,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         sub.add_argument(
             "--leaves",
             metavar="FILE",
-            help="the equity and simulation players' leave values: a model (snakemake leaves) "
-            "or a table (default: none; those players need it)",
+            help="the equity and simulation players' leave values: learned (snakemake leaves) "
+            "or a table (default: the lexicon's learned values, every leave 0 where it has none)",
         )
         sub.add_argument("--layout", metavar="FILE", help="premium squares (default: standard)")
 

@@ -3,7 +3,8 @@
 * ``greedy`` plays the best-scoring move (ties: lexforge.scrabble's order); with no move it
   exchanges its whole rack while the bag allows, else passes.
 * ``equity`` plays the move or exchange of highest score + leave value, the value of the tiles
-  kept (lexforge.leaves: a table, or a model ``snakemake leaves`` learns by self-play); ties go
+  kept (lexforge.leaves: by default the lexicon's values learned by self-play, ``snakemake
+  leaves``; or any given table or model; every leave 0 where the lexicon has none); ties go
   to moves, in the generator's order. With the bag empty and one opponent, the tiles no one has
   seen are the opponent's rack: it plays the first turn of lexforge.endgame's best line,
   searched within a budget of positions (so the same game comes out of the same seed).
@@ -29,7 +30,8 @@ from typing import TextIO
 from lexforge import endgame, scrabble
 from lexforge.errors import UserError, error_prefix, one_line
 from lexforge.game import Player, View
-from lexforge.leaves import Leaves
+from lexforge.leaves import Leaves, LeaveTable, default_leaves
+from lexforge.lexicon import Lexicon
 from lexforge.plays import (
     BLANK,
     Action,
@@ -67,14 +69,22 @@ SIM_ITERATIONS = 24  # its samples a turn in self-play (deterministic): 1–2 s 
 
 
 class Equity:
-    """Score + the leave's value from ``leaves``; the endgame searched."""
+    """Score + the leave's value from ``leaves`` (None: the lexicon's learned values); the
+    endgame searched."""
 
     def __init__(
-        self, name: str, leaves: Leaves, endgame_positions: int = ENDGAME_POSITIONS
+        self, name: str, leaves: Leaves | None = None, endgame_positions: int = ENDGAME_POSITIONS
     ) -> None:
         self.name = name
         self.leaves = leaves
         self.endgame_positions = endgame_positions
+
+    def values(self, lexicon: Lexicon) -> Leaves:
+        """The leave values played with: those given, else the lexicon's (every leave 0 where
+        it has none)."""
+        if self.leaves is None:
+            self.leaves = default_leaves(lexicon) or LeaveTable({})
+        return self.leaves
 
     def choose(self, view: View) -> Action:
         if not view.bag:
@@ -86,9 +96,10 @@ class Equity:
         before exchanges, moves in the generator's order); a pass when nothing else is
         possible."""
         moves = scrabble.generate(view.lexicon, view.board, view.rack)
+        leaves = self.values(view.lexicon)
         # Each multiset of kept tiles once (the rack is sorted, so each comes out sorted).
         kept_value = {
-            "".join(kept): self.leaves.value("".join(kept))
+            "".join(kept): leaves.value("".join(kept))
             for size in range(len(view.rack))
             for kept in sorted(set(combinations(view.rack, size)))
         }
@@ -163,7 +174,7 @@ class Simulation:
     def __init__(
         self,
         name: str,
-        leaves: Leaves,
+        leaves: Leaves | None,
         *,
         seconds: float | None = 1.0,
         iterations: int | None = None,
@@ -288,13 +299,11 @@ def make_player(
     leaves: Leaves | None = None,
     human: Callable[[str], Human] | None = None,
 ) -> Player:
-    """A player of ``kind`` (one of ``KINDS``); ``human`` makes the human one (it needs a
-    terminal, which the caller has)."""
+    """A player of ``kind`` (one of ``KINDS``); ``leaves`` None: the lexicon's learned values;
+    ``human`` makes the human one (it needs a terminal, which the caller has)."""
     if kind == "greedy":
         return Greedy(name)
     if kind in ("equity", "simulation"):
-        if leaves is None:
-            raise UserError(f"an {kind} player needs leave values (--leaves FILE)")
         if kind == "simulation":
             return Simulation(name, leaves, seconds=None, iterations=SIM_ITERATIONS)
         return Equity(name, leaves)

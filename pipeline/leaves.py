@@ -2,17 +2,26 @@
 
     python -m pipeline.leaves shard --config C --lexicon en --shard 0 \\
         --lexicon-dir build/stage/en --out build/work/en/leaves/0.json
+    python -m pipeline.leaves shard --config C --lexicon en --shard holdout \\
+        --lexicon-dir build/stage/en --out build/work/en/leaves/holdout.json
     python -m pipeline.leaves merge --config C --lexicon en --lexicon-dir build/stage/en \\
-        --out build/leaves/en/leaves.json --manifest build/leaves/en/manifest.json SHARD.json...
+        --out build/leaves/en/leaves.json.gz --manifest build/leaves/en/manifest.json \\
+        --holdout build/work/en/leaves/holdout.json SHARD.json...
 
 Game ``i`` of a lexicon has its own seed (``game_seed``: a digest of the configured seed, the
 lexicon and ``i``); shard ``s`` plays games ``s·n … s·n + n − 1`` (``n`` games per shard),
-greedy against greedy (lexforge.players). Each turn that plays or exchanges while the bag still
-holds a full rack after the draw gives a training row: the tiles kept, and the points the same
-player scores on their next turn. A shard writes the rows' normal equations as exact integers
-(lexforge.leaves.Sums), so the merge — a sum, then one least-squares solve — depends on the
-games alone: 2 shards of 500 games and 4 of 250 give the same leaves.json, byte for byte (the
-manifest beside it records the shard count).
+greedy against greedy (lexforge.players). The held-out shard plays games of other seeds (the
+lexicon's name + ``/holdout``), never used for learning. Each turn played from a full rack after
+which the player draws a full rack again gives its rack and the score of its best play (greedy's
+play; an exchange 0), and every leave the rack holds — each sub-multiset of up to six tiles,
+the empty one too — is credited with that score: a leave's mean is the expected best score of
+a rack holding it, the target of wolges' leave generation (``lab/leavegen.txt``: "each leave's
+value is the average of the best-play values of the fuller racks that contain it", shifted so
+that the empty leave is worth 0; lexforge.leaves). A shard writes, per leave, the count, Σ
+score and Σ score² as whole numbers, so the merge — a sum, then the fit — depends on the games
+alone: 2 shards of 500 games and 4 of 250 give the same
+leaves.json.gz, byte for byte (the manifest beside it records the shard count). The merge also
+measures the values on the held-out games (the prediction's error against the mean's).
 """
 
 from __future__ import annotations
@@ -20,7 +29,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import sys
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +39,24 @@ from lexforge import gcg
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
 from lexforge.game import Game, play_game
-from lexforge.language import Language
-from lexforge.leaves import Features, Sums, fit
+from lexforge.leaves import (
+    MAX_LEAVE,
+    Counts,
+    LeaveTable,
+    LeaveValues,
+    Terms,
+    add_counts,
+    fit,
+    squared_error,
+)
 from lexforge.lexicon import Lexicon
 from lexforge.players import Greedy
-from lexforge.plays import PLAYED_THROUGH, parse_tiles, rack_after
+from lexforge.plays import parse_tiles
 from pipeline.leavesconfig import LeavesConfig, load_leaves_config
 
-SHARD_FORMAT = "lexforge-leave-sums/1"
+SHARD_FORMAT = "lexforge-leave-counts/1"
+HOLDOUT = "holdout"  # the shard of held-out games (their own seeds)
+ROOT = Path(__file__).resolve().parent.parent
 #: Seeds are below 10¹², the bound of lexforge's whole-number options (``selfplay --seed``).
 SEED_BOUND = 10**12
 
@@ -46,85 +67,150 @@ def game_seed(seed: int, lexicon: str, index: int) -> int:
     return int.from_bytes(digest[:8], "big") % SEED_BOUND
 
 
-def kept_tiles(event: gcg.Event, language: Language) -> str:
-    """The tiles a play or exchange left on the rack, as the lexicon's letters. The record
-    spells multi-letter tiles (rack and exchange ``[CH]``, word ``CH``, a blank ``ch``): they
-    are read back into the lexicon's tile symbols first."""
-    rack = parse_tiles(event.rack, language, "rack")
-    if event.kind == gcg.EXCHANGE:
-        return rack_after(rack, parse_tiles(event.tiles, language, "tiles"))
-    # Read the word as tiles before dropping the tiles it plays through: in R.RO the two Rs
-    # are R tiles, never the RR tile their concatenation would spell.
-    return rack_after(rack, language.tokenize(event.word).replace(PLAYED_THROUGH, ""))
-
-
-def game_rows(lexicon: Lexicon, seed: int) -> list[tuple[str, int]]:
-    """One greedy game's training rows: (tiles kept, the player's next turn's score)."""
+def game_racks(lexicon: Lexicon, seed: int) -> list[tuple[str, int]]:
+    """One greedy game's training racks: (the full rack, sorted, the score of its best play —
+    greedy plays it; 0 for an exchange), for each turn after which the player draws a full
+    rack again (the bag not emptied). The record spells multi-letter tiles (``[CH]``): they are
+    read back into the lexicon's tile symbols."""
     turns: list[tuple[gcg.Event, int]] = []  # each turn, and the bag after it
 
     def on_turn(event: gcg.Event, game: Game) -> None:
         turns.append((event, len(game.bag)))
 
     play_game(lexicon, [Greedy("one"), Greedy("two")], seed, on_turn=on_turn)
-    full = lexicon.language.rack_size
-    rows = []
-    for t, (event, bag) in enumerate(turns):
-        if event.kind not in (gcg.PLAY, gcg.EXCHANGE) or bag < full:
+    language = lexicon.language
+    racks = []
+    for event, bag in turns:
+        if event.kind not in (gcg.PLAY, gcg.EXCHANGE) or bag == 0:
             continue
-        following = (later for later, _ in turns[t + 1 :] if later.player == event.player)
-        after = next(following, None)
-        if after is not None:
-            rows.append((kept_tiles(event, lexicon.language), after.score))
-    return rows
+        rack = parse_tiles(event.rack, language, "rack")
+        if len(rack) == language.rack_size:
+            racks.append((rack, event.score if event.kind == gcg.PLAY else 0))
+    return racks
 
 
-def shard_sums(lexicon: Lexicon, name: str, config: LeavesConfig, shard: int) -> dict[str, Any]:
-    """The normal equations of one shard's games, as the shard file holds them."""
-    if not 0 <= shard < config.shards:
-        raise UserError(f"shard {shard}: the leave run has shards 0 to {config.shards - 1}")
-    features = Features.of(lexicon.language)
-    sums = Sums(len(features.names))
-    first = shard * config.games_per_shard
-    for index in range(first, first + config.games_per_shard):
-        for kept, score in game_rows(lexicon, game_seed(config.seed, name, index)):
-            sums.add(features.row(kept), score)
+def leaves_of(rack: str) -> set[str]:
+    """Every leave a rack holds: its distinct sub-multisets of up to ``MAX_LEAVE`` tiles,
+    the empty one included (the rack sorted, so each comes out sorted)."""
+    return {
+        "".join(kept)
+        for size in range(min(len(rack) - 1, MAX_LEAVE) + 1)
+        for kept in combinations(rack, size)
+    }
+
+
+def shard_counts(
+    lexicon: Lexicon, name: str, config: LeavesConfig, shard: int | str
+) -> dict[str, Any]:
+    """The per-leave sums of one shard's games (``holdout``: the held-out games), as the shard
+    file holds them."""
+    if shard == HOLDOUT:
+        first, games, tag = 0, config.holdout_games, f"{name}/{HOLDOUT}"
+    else:
+        shards = config.shards_of(name)
+        if not isinstance(shard, int) or not 0 <= shard < shards:
+            raise UserError(f"shard {shard}: the leave run of {name} has shards 0 to {shards - 1}")
+        first, games, tag = shard * config.games_per_shard, config.games_per_shard, name
+    counts: Counts = {}
+    for index in range(first, first + games):
+        for rack, score in game_racks(lexicon, game_seed(config.seed, tag, index)):
+            for leave in leaves_of(rack):
+                row = counts.get(leave)
+                if row is None:
+                    counts[leave] = [1, score, score * score]
+                else:
+                    row[0] += 1
+                    row[1] += score
+                    row[2] += score * score
     return {
         "format": SHARD_FORMAT,
         "lexicon": name,
         "seed": config.seed,
+        "holdout": shard == HOLDOUT,
         "first_game": first,
-        "games": config.games_per_shard,
-        "features": features.names,
-        **sums.to_json(),
+        "games": games,
+        "tiles": Terms.of(lexicon.language).tiles,
+        "leaves": dict(sorted(counts.items())),
     }
 
 
 def merge(
-    lexicon: Lexicon, name: str, config: LeavesConfig, shards: list[Path]
-) -> tuple[str, dict[str, Any]]:
-    """The model's JSON and the facts for its manifest, from the shard files (any order);
-    UserError if games are missing or repeated or a shard is of another run."""
-    features = Features.of(lexicon.language)
-    total = Sums(len(features.names))
-    parts = sorted((_read_shard(path), path) for path in shards)
+    lexicon: Lexicon, name: str, config: LeavesConfig, shards: list[Path], holdout: Path
+) -> tuple[LeaveValues, dict[str, Any]]:
+    """The learned values and the facts for the manifest, from the shard files (any order)
+    and the held-out games' file; UserError if games are missing or repeated or a shard is of
+    another run."""
+    terms = Terms.of(lexicon.language)
+    total: Counts = {}
+    parts = sorted(((_read_shard(path), path) for path in shards), key=lambda p: p[0][0])
     expected = 0
     for (first, data), path in parts:
-        if (data["lexicon"], data["seed"], data["features"]) != (
-            name,
-            config.seed,
-            features.names,
-        ):
-            raise UserError(f"{path}: a shard of another run (lexicon, seed or tiles differ)")
+        _check_run(data, name, config, terms, path, holdout=False)
         if first != expected:
             raise UserError(f"{path}: starts at game {first}, not {expected}")
         expected += data["games"]
-        total.merge(Sums.from_json(data))
-    if expected != config.games:
-        raise UserError(f"the shards hold {expected} games, the configuration {config.games}")
-    info = {"lexicon": name, "language": lexicon.language.code, "seed": config.seed}
-    model = fit(features, total, {**info, "games": expected})
-    facts = {**info, "games": expected, "shards": len(shards), "rows": total.rows}
-    return model.to_json(), facts
+        add_counts(total, data["leaves"])
+    if expected != config.games_of(name):
+        raise UserError(
+            f"the shards hold {expected} games, the configuration {config.games_of(name)}"
+        )
+    _, held = _read_shard(holdout)
+    _check_run(held, name, config, terms, holdout, holdout=True)
+    info = {
+        "lexicon": name,
+        "language": lexicon.language.code,
+        "seed": config.seed,
+        "games": expected,
+        "command": "snakemake leaves",
+        "code": code_version(),
+    }
+    learned = fit(
+        terms,
+        total,
+        ridge=config.ridge,
+        min_observations=config.min_observations,
+        info=info,
+    ).values
+    check = held_out_check(learned, held["leaves"], total)
+    learned.info["held_out"] = check
+    facts = {**info, "shards": len(shards), "rows": learned.info["rows"], "held_out": check}
+    return learned, facts
+
+
+def held_out_check(learned: LeaveValues, held: Counts, train: Counts) -> dict[str, Any]:
+    """How well the values predict the next score on the held-out games: the root mean
+    squared error of the training mean alone (every leave 0 and the mean score), of the model
+    alone and of the model with the table."""
+    rows = sum(c[0] for c in train.values())
+    mean = sum(c[1] for c in train.values()) / rows
+    model_only = LeaveValues(learned.terms, learned.coefficients, {}, learned.intercept)
+    return {
+        "games": None,  # filled by the caller
+        "rows": sum(c[0] for c in held.values()),
+        "rmse_mean": round(math.sqrt(squared_error(LeaveTable({}), mean, held)), 3),
+        "rmse_model": round(math.sqrt(squared_error(model_only, learned.intercept, held)), 3),
+        "rmse_values": round(math.sqrt(squared_error(learned, learned.intercept, held)), 3),
+    }
+
+
+def _check_run(
+    data: dict[str, Any], name: str, config: LeavesConfig, terms: Terms, path: Path, holdout: bool
+) -> None:
+    run = (data["lexicon"], data["seed"], data["tiles"], data["holdout"])
+    if run != (name, config.seed, terms.tiles, holdout):
+        raise UserError(f"{path}: a shard of another run (lexicon, seed, tiles or held-out differ)")
+    if holdout and data["games"] != config.holdout_games:
+        raise UserError(
+            f"{path}: {data['games']} held-out games, the configuration {config.holdout_games}"
+        )
+
+
+def code_version() -> str:
+    """The learning code's version: a digest of the modules that count and fit."""
+    digest = hashlib.sha256()
+    for module in ("lexforge/leaves.py", "pipeline/leaves.py"):
+        digest.update((ROOT / module).read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def _read_shard(path: Path) -> tuple[int, dict[str, Any]]:
@@ -132,7 +218,7 @@ def _read_shard(path: Path) -> tuple[int, dict[str, Any]]:
         data = json.loads(path.read_bytes())
         if data.get("format") != SHARD_FORMAT:
             raise ValueError(f"format {data.get('format')!r}")
-        keys = ("lexicon", "seed", "games", "features", "size", "xtx", "xty")
+        keys = ("lexicon", "seed", "holdout", "games", "tiles", "leaves")
         missing = [key for key in keys if key not in data]
         if missing:
             raise ValueError(f"no {missing[0]!r}")
@@ -150,14 +236,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     shard = commands.add_parser("shard", help="play one shard's games")
-    merged = commands.add_parser("merge", help="fit the model from a lexicon's shards")
+    merged = commands.add_parser("merge", help="learn the values from a lexicon's shards")
     for command in (shard, merged):
         command.add_argument("--config", type=Path, default=Path("config/config.yaml"))
         command.add_argument("--lexicon", required=True)
         command.add_argument("--lexicon-dir", type=Path, required=True, help="the built lexicon")
         command.add_argument("--out", type=Path, required=True)
-    shard.add_argument("--shard", type=int, required=True)
+    shard.add_argument("--shard", required=True, help=f"a shard number, or {HOLDOUT}")
     merged.add_argument("--manifest", type=Path, required=True)
+    merged.add_argument("--holdout", type=Path, required=True, help="the held-out games' shard")
     merged.add_argument("shards", type=Path, nargs="+")
     args = parser.parse_args(argv)
     config = load_leaves_config(args.config)
@@ -165,18 +252,29 @@ def main(argv: list[str] | None = None) -> int:
         raise UserError(f"{args.config}: leaves/lexicons: no lexicon '{args.lexicon}'")
     lexicon = Lexicon.open(args.lexicon_dir)
     if args.command == "shard":
-        write_json(args.out, shard_sums(lexicon, args.lexicon, config, args.shard))
+        which = args.shard if args.shard == HOLDOUT else _shard_number(args.shard)
+        write_json(args.out, shard_counts(lexicon, args.lexicon, config, which))
         return 0
-    text, facts = merge(lexicon, args.lexicon, config, args.shards)
-    with atomic_open(args.out) as out:
-        out.write(text)
+    learned, facts = merge(lexicon, args.lexicon, config, args.shards, args.holdout)
+    facts["held_out"]["games"] = config.holdout_games
+    learned.info["held_out"]["games"] = config.holdout_games
+    data = learned.to_bytes()
+    with atomic_open(args.out, "wb") as out:
+        out.write(data)
     artifact = {
         "file": args.out.name,
-        "bytes": len(text.encode()),
-        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "bytes": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
     }
     write_json(args.manifest, {**facts, "games_per_shard": config.games_per_shard, **artifact})
     return 0
+
+
+def _shard_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"--shard {text!r}: a shard number or {HOLDOUT}") from None
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ leave steps only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +17,23 @@ from pipeline.config import BuildConfig, load_config
 
 @dataclass(frozen=True)
 class LeavesConfig:
-    """``snakemake leaves``: which lexicons, how many games, in how many shards."""
+    """``snakemake leaves``: which lexicons, how many games, in how many shards, and the fit's
+    settings (lexforge.leaves)."""
 
     lexicons: tuple[str, ...]
     seed: int = 1
-    shards: int = 2
+    shards: int = 2  # per lexicon, but those of ``lexicon_shards``
     games_per_shard: int = 500
+    lexicon_shards: dict[str, int] = field(default_factory=dict)
+    holdout_games: int = 200
+    ridge: float = 10.0
+    min_observations: int = 5
 
-    @property
-    def games(self) -> int:
-        return self.shards * self.games_per_shard
+    def shards_of(self, lexicon: str) -> int:
+        return self.lexicon_shards.get(lexicon, self.shards)
+
+    def games_of(self, lexicon: str) -> int:
+        return self.shards_of(lexicon) * self.games_per_shard
 
 
 def leaves_config(data: dict[str, Any], build: BuildConfig) -> LeavesConfig:
@@ -41,7 +48,13 @@ def leaves_config(data: dict[str, Any], build: BuildConfig) -> LeavesConfig:
             raise UserError(f"{where}: '{name}' is not a lexicon of this file")
         if not build.lexicons[name].language.tile_counts:
             raise UserError(f"{where}: the language of lexicon '{name}' has no Scrabble tiles")
-    values = {k: data[k] for k in ("seed", "shards", "games_per_shard") if k in data}
+    for name in data.get("lexicon_shards", {}):
+        if name not in names:
+            raise UserError(
+                f"{build.path}: leaves/lexicon_shards: '{name}' is not in leaves/lexicons"
+            )
+    keys = ("seed", "shards", "games_per_shard", "lexicon_shards", "holdout_games", "ridge")
+    values = {k: data[k] for k in (*keys, "min_observations") if k in data}
     return LeavesConfig(lexicons=tuple(names), **values)
 
 

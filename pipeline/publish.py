@@ -1,8 +1,10 @@
 """Step ``publish``: deterministic release bundles of built lexicons.
 
 ``bundle`` packs a lexicon's manifest, every artifact it lists, its validation report, the
-``SOURCES`` lines and licence texts of its raw files (``licenses/<package>.copyright``) and a
-``README`` of the files into ``<lexicon>-<version>.tar.gz``: members sorted, under one
+``SOURCES`` lines and licence texts of its raw files (``licenses/<package>.copyright``), its
+learned leave values where they are shipped (``leaves/<lexicon>.json.gz``, as
+``leaves.json.gz``: lexforge.leaves) and a ``README`` of the files into
+``<lexicon>-<version>.tar.gz``: members sorted, under one
 ``<lexicon>-<version>/`` folder, with fixed mtimes, owners and modes, and a gzip header without
 name or time (level 6: level 9 took 5.7 times as long for 0.25 % less), so two builds from the same
 inputs give byte-identical bundles. A lexicon whose manifest does not match the version asked
@@ -32,6 +34,7 @@ from lexforge.verify import sha256_file
 from pipeline.licenses import licenses, missing_line, source_entries, stale_lines
 
 COMPRESS_LEVEL = 6
+LEAVES_FILE = "leaves.json.gz"  # lexforge.leaves.LEXICON_FILE
 #: What the README says of each file a bundle may hold.
 DESCRIPTIONS = {
     "README": "this file",
@@ -53,6 +56,7 @@ DESCRIPTIONS = {
     "report.json": "the quality report's figures",
     "sources.json": "the sources' names, in the order of word-sources.npy's bits",
     "word-sources.npy": "per word: a bitmask of the sources that hold it",
+    "leaves.json.gz": "the Scrabble leave values learned by self-play (the equity player's)",
 }
 
 
@@ -147,7 +151,8 @@ def checked_manifest(lexicon_dir: Path, version: str) -> dict:
     return manifest
 
 
-def write_bundle(lexicon_dir: Path, version: str, out: Path) -> None:
+def write_bundle(lexicon_dir: Path, version: str, out: Path, leaves: Path | None = None) -> None:
+    """The lexicon's bundle; with ``leaves``, its learned leave values as ``leaves.json.gz``."""
     manifest = checked_manifest(lexicon_dir, version)
     sources_text, texts, records = provenance(lexicon_dir, manifest)
     if manifest.get("licenses") != records:
@@ -156,6 +161,10 @@ def write_bundle(lexicon_dir: Path, version: str, out: Path) -> None:
             "rebuild it with snakemake"
         )
     files = {member.name: member for member in bundle_members(lexicon_dir, manifest)} | texts
+    if leaves is not None:
+        if not leaves.is_file():
+            raise UserError(f"{leaves}: leave values missing; cannot publish {lexicon_dir.name}")
+        files[LEAVES_FILE] = leaves
     names = sorted([*files, "README", "SOURCES"])
     generated = {
         "README": readme(manifest, version, names, records).encode(),
@@ -220,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     bundle = commands.add_parser("bundle", help="pack one lexicon directory")
     bundle.add_argument("--version", required=True)
     bundle.add_argument("--out", type=Path, required=True)
+    bundle.add_argument("--leaves", type=Path, help="the lexicon's learned leave values")
     bundle.add_argument("lexicon_dir", type=Path)
     puzzles = commands.add_parser("puzzles", help="pack a lexicon's puzzle pack")
     puzzles.add_argument("--version", required=True)
@@ -231,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     sums.add_argument("bundles", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if args.command == "bundle":
-        write_bundle(args.lexicon_dir, args.version, args.out)
+        write_bundle(args.lexicon_dir, args.version, args.out, args.leaves)
     elif args.command == "puzzles":
         write_puzzle_bundle(args.lexicon_dir, args.pack, args.version, args.out)
     else:

@@ -1,7 +1,8 @@
 # Leave values (`snakemake leaves`; not part of `all`): greedy self-play games per lexicon in
-# shards (one job each), merged per lexicon into the equity player's leave model
-# build/leaves/<lexicon>/leaves.json and its manifest. config.yaml's `leaves` says how many and
-# which; README, "Leave values".
+# shards (one job each) and a shard of held-out games, merged per lexicon into the learned leave
+# values build/leaves/<lexicon>/leaves.json.gz and its manifest. config.yaml's `leaves` says how
+# many and which; docs/scrabble.md, "Leave values". The values shipped (leaves/<lexicon>.json.gz,
+# in the bundles) are a copy of a run's result: `dist` never trains.
 from pipeline.leavesconfig import leaves_config
 
 try:
@@ -12,7 +13,8 @@ except UserError as error:
 
 def leave_shards(wildcards):
     return [
-        f"build/work/{wildcards.lexicon}/leaves/{shard}.json" for shard in range(LEAVES.shards)
+        f"build/work/{wildcards.lexicon}/leaves/{shard}.json"
+        for shard in range(LEAVES.shards_of(wildcards.lexicon))
     ]
 
 
@@ -23,10 +25,14 @@ rule leaves_shard:
     output:
         "build/work/{lexicon}/leaves/{shard}.json",
     wildcard_constraints:
-        shard=r"\d+",
+        shard=r"\d+|holdout",
     params:
         code=code_hash("pipeline.leaves"),
-        run=repr((LEAVES.seed, LEAVES.games_per_shard)),
+        run=lambda wildcards: repr(
+            (LEAVES.seed, LEAVES.holdout_games)
+            if wildcards.shard == "holdout"
+            else (LEAVES.seed, LEAVES.games_per_shard)
+        ),
     threads: 1
     resources:
         mem_mb=512,  # max_rss 52–127 MB (it the most): rows are summed game by game
@@ -45,16 +51,20 @@ rule leaves_merge:
     input:
         manifest="build/stage/{lexicon}/manifest.json",
         shards=leave_shards,
+        holdout="build/work/{lexicon}/leaves/holdout.json",
     output:
-        model="build/leaves/{lexicon}/leaves.json",
+        model="build/leaves/{lexicon}/leaves.json.gz",
         manifest="build/leaves/{lexicon}/manifest.json",
     params:
         code=code_hash("pipeline.leaves"),
-        run=repr((LEAVES.seed, LEAVES.games_per_shard, LEAVES.shards)),
+        run=lambda wildcards: repr(
+            (LEAVES.seed, LEAVES.games_per_shard, LEAVES.shards_of(wildcards.lexicon))
+            + (LEAVES.holdout_games, LEAVES.ridge, LEAVES.min_observations)
+        ),
     threads: 1
     resources:
-        mem_mb=512,
-        runtime=10,
+        mem_mb=2048,  # every leave seen (a few hundred thousand) and its sums
+        runtime=30,
     log:
         "build/logs/leaves/{lexicon}.log",
     benchmark:
@@ -62,9 +72,9 @@ rule leaves_merge:
     shell:
         "{PYTHON} -m pipeline.leaves merge --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --lexicon-dir build/stage/{wildcards.lexicon} --out {output.model}"
-        " --manifest {output.manifest} {input.shards} 2> {log}"
+        " --manifest {output.manifest} --holdout {input.holdout} {input.shards} 2> {log}"
 
 
 rule leaves:
     input:
-        expand("build/leaves/{lexicon}/leaves.json", lexicon=LEAVES.lexicons),
+        expand("build/leaves/{lexicon}/leaves.json.gz", lexicon=LEAVES.lexicons),

@@ -1,5 +1,11 @@
 # Stage 5: deterministic release bundles (`snakemake dist`), uploaded by CI on tags: the lexicons
-# and the puzzle packs (rules/corpus.smk).
+# (with their learned leave values where leaves/<lexicon>.json.gz is committed: a copy of a
+# `snakemake leaves` result, never trained here) and the puzzle packs (rules/corpus.smk).
+
+
+def shipped_leaves(wildcards):
+    path = Path(workflow.basedir) / "leaves" / f"{wildcards.lexicon}.json.gz"
+    return [str(path)] if path.is_file() else []
 
 
 rule bundle:
@@ -7,12 +13,11 @@ rule bundle:
         manifest="build/stage/{lexicon}/manifest.json",
         validation="build/stage/{lexicon}/validation.json",
         provenance=provenance_files,
+        leaves=shipped_leaves,
     output:
         "build/dist/{lexicon}-{version}.tar.gz",
     wildcard_constraints:
         version=re.escape(BUILD.version),
-    params:
-        code=code_hash("pipeline.publish"),
     resources:
         mem_mb=512,
         runtime=10,
@@ -20,9 +25,12 @@ rule bundle:
         "build/logs/bundle/{lexicon}-{version}.log",
     benchmark:
         "build/benchmarks/bundle/{lexicon}-{version}.tsv"
+    params:
+        code=code_hash("pipeline.publish"),
+        leaves=lambda wildcards, input: f" --leaves {input.leaves}" if input.leaves else "",
     shell:
         "{PYTHON} -m pipeline.publish bundle --version {wildcards.version} --out {output}"
-        " build/stage/{wildcards.lexicon} 2> {log}"
+        "{params.leaves} build/stage/{wildcards.lexicon} 2> {log}"
 
 
 rule puzzle_bundle:

@@ -207,8 +207,11 @@ def test_dist_bundles_every_default_lexicon_with_its_licences(release, tmp_path,
     assert (ROOT / "LICENSE").read_bytes().split(b"\n\nThe word lists")[0] in en[
         "licenses/lexforge.copyright"
     ]  # the curated lists the project wrote: the project's MIT licence
+    # The learned leave values, where committed, ride in the bundle as they are.
+    assert en["leaves.json.gz"] == (ROOT / "leaves/en.json.gz").read_bytes()
     again = tmp_path / f"pt-{version}.tar.gz"  # deterministic: packed again, the same bytes
-    write_bundle(ROOT / "build/stage/pt", version, again)
+    leaves = ROOT / "leaves/pt.json.gz"
+    write_bundle(ROOT / "build/stage/pt", version, again, leaves if leaves.is_file() else None)
     assert again.read_bytes() == (release / f"pt-{version}.tar.gz").read_bytes()
 
 

@@ -298,7 +298,10 @@ def test_play_and_selfplay_on_the_command_line(build_dir, tmp_path):
     [
         (["scrabble", "play", "--players", "greedy"], "two or more players"),
         (["scrabble", "play", "--players", "greedy,wizard"], "'wizard' is not one of"),
-        (["scrabble", "play", "--players", "equity,greedy"], "leave values"),
+        (
+            ["scrabble", "play", "--players", "equity,greedy", "--leaves", "no-such-file.json"],
+            "no-such-file.json: cannot read the leave values",
+        ),
         (["scrabble", "selfplay", "--players", "human,greedy"], "computer players"),
         (["scrabble", "play", "--players", "human,greedy", "--json"], "played in text"),
     ],

@@ -21,7 +21,6 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -48,17 +47,12 @@ def shown(text: str) -> str:
     return excerpt(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
-def leaves_for(path: Path, language: Language) -> Any:
-    """The leave values the computer plays with: ``leaves/<lexicon>/leaves.json`` beside the
-    lexicon (what ``snakemake leaves`` builds), else a neutral table (every leave worth 0)."""
-    from lexforge.leaves import LeaveTable, check_leaves, load_leaves
+def leaves_for(lexicon: Lexicon) -> Any:
+    """The leave values the computer plays with: the lexicon's learned values
+    (lexforge.leaves.default_leaves), else a neutral table (every leave worth 0)."""
+    from lexforge.leaves import LeaveTable, default_leaves
 
-    found = path.parent / "leaves" / path.name / "leaves.json"
-    if found.is_file():
-        leaves = load_leaves(str(found))
-        check_leaves(leaves, language, str(found))
-        return leaves
-    return LeaveTable({})
+    return default_leaves(lexicon) or LeaveTable({})
 
 
 # --- reading the request ------------------------------------------------------------------
@@ -529,10 +523,10 @@ def work(
 ) -> tuple[int, str]:
     """A game action's status and answer (its JSON, or its error's line), in a query worker
     (lexforge.serve.pool: stopped past the time budget)."""
-    lexicon, found = served[name]
+    lexicon, _ = served[name]
     try:
         if name not in _leaves:
-            _leaves[name] = leaves_for(found.path, lexicon.language)
+            _leaves[name] = leaves_for(lexicon)
         answer = ACTIONS[action](lexicon, _leaves[name], body)
     except BadRequest as error:
         return error.status, str(error)
