@@ -67,8 +67,8 @@ ENDGAME_POSITIONS = 3000  # the equity player's endgame budget: about half a sec
 SIM_CANDIDATES = 8  # the simulation player's candidates: the equity player's best (+ 1)
 SIM_ITERATIONS = 24  # its deals a turn in self-play (deterministic)
 SIM_PLIES = 2  # our turn and the opponent's reply, each with its leave's value
-PRUNE_EVERY = 8  # deals between two prunings of the candidates
-PRUNE_Z = 1.96  # a candidate goes when this many standard errors below the best (95 %)
+PRUNE_EVERY = 16  # deals between two prunings of the candidates (the first after as many)
+PRUNE_Z = 2.58  # a candidate goes when this many standard errors below the best (99 %)
 PRE_ENDGAME_POSITIONS = 300  # the endgame search's budget when a candidate empties the bag
 
 
@@ -185,20 +185,19 @@ class _Memo:
 
 @dataclass(frozen=True)
 class Simulated:
-    """A simulation's outcome: per candidate its mean value and the samples it got (a
-    candidate pruned early got fewer), the iterations run and whether the unseen tiles'
-    splits were enumerated exactly (one tile in the bag) rather than sampled."""
+    """A simulation's outcome: per candidate its mean value and the deals it was played on
+    (a candidate pruned early got fewer), the candidates never pruned, the deals dealt and
+    whether they were the unseen tiles' splits enumerated exactly (one tile in the bag)."""
 
     values: list[float]
     samples: list[int]
+    kept: list[int]
     iterations: int
     exact: bool
 
     def best(self) -> int:
-        """The best candidate among those simulated to the end (ties: the first)."""
-        top = max(self.samples)
-        live = [k for k in range(len(self.values)) if self.samples[k] == top]
-        return max(live, key=lambda k: (self.values[k], -k))
+        """The best candidate never pruned (ties: the first)."""
+        return max(self.kept, key=lambda k: (self.values[k], -k))
 
 
 class Simulation:
@@ -293,10 +292,8 @@ class Simulation:
             done += 1
             if deals is None and done % PRUNE_EVERY == 0:
                 live = _prune(live, history)
-        samples = [len(h) for h in history]
-        return Simulated(
-            [s / w for s, w in zip(sums, weights, strict=True)], samples, done, deals is not None
-        )
+        means = [s / w for s, w in zip(sums, weights, strict=True)]
+        return Simulated(means, [len(h) for h in history], live, done, deals is not None)
 
     def playout(
         self,
@@ -368,7 +365,7 @@ def _splits(pool: list[str]) -> list[tuple[int, str, list[str]]]:
 def _prune(live: list[int], history: list[list[float]]) -> list[int]:
     """The candidates not significantly worse than the best so far: a candidate goes when
     its mean difference from the best, paired deal by deal, is below zero by more than
-    PRUNE_Z standard errors."""
+    PRUNE_Z standard errors (paired: the same deals)."""
     best = max(live, key=lambda k: (statistics.fmean(history[k]), -k))
     kept = []
     for k in live:
