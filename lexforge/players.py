@@ -1,4 +1,5 @@
-"""The players of lexforge.game: ``greedy``, ``equity`` (with leave values) and ``human``.
+"""The players of lexforge.game: ``greedy``, ``equity`` (with leave values), ``simulation``
+and ``human``.
 
 * ``greedy`` plays the best-scoring move (ties: lexforge.scrabble's order); with no move it
   exchanges its whole rack while the bag allows, else passes.
@@ -7,10 +8,14 @@
   to moves, in the generator's order. With the bag empty and one opponent, the tiles no one has
   seen are the opponent's rack: it plays the first turn of lexforge.endgame's best line,
   searched within a budget of positions (so the same game comes out of the same seed).
-* ``simulation`` takes the equity player's best candidates and plays each against sampled
-  opponent racks (the unseen tiles dealt at random): the candidate's equity less the equity of
-  the opponent's best reply, averaged over the same samples for every candidate; a budget of
-  seconds, or of samples (deterministic for a seed). The endgame as ``equity``.
+* ``simulation`` takes the equity player's best candidates (and its best exchange, or a pass)
+  and plays each on the same deals of the unseen tiles (the opponent's rack, then the bag our
+  draw comes from), two plies ahead as Quackle and Macondo do — the candidate's equity less
+  the equity of the opponent's best reply — or three (plus our own best next turn); candidates
+  significantly worse on the same deals are pruned. Pre-endgame: when a candidate empties the
+  bag, its value is its score less the endgame's for the opponent, and with one tile in the bag
+  every split of the unseen tiles is valued instead of samples. A budget of seconds and/or of
+  deals (deterministic for a seed). The endgame as ``equity``.
 * ``human`` draws the board on a terminal and reads the turn in notation (``8H WORD``,
   ``-ABC``, ``-``; lexforge.plays); a play that is not legal gets one line and a new prompt.
 """
