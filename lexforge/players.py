@@ -192,7 +192,8 @@ class _Memo:
 class Simulated:
     """A simulation's outcome: per candidate its mean value and the deals it was played on
     (a candidate pruned early got fewer), the candidates never pruned, the deals dealt and
-    whether they were the unseen tiles' splits enumerated exactly (one tile in the bag)."""
+    whether they were every split of the unseen tiles (one tile in the bag, all valued within
+    the seconds)."""
 
     values: list[float]
     samples: list[int]
@@ -298,7 +299,8 @@ class Simulation:
             if deals is None and done % PRUNE_EVERY == 0:
                 live = _prune(live, history)
         means = [s / w for s, w in zip(sums, weights, strict=True)]
-        return Simulated(means, [len(h) for h in history], live, done, deals is not None)
+        exact = deals is not None and done == len(deals)  # not cut short by the seconds
+        return Simulated(means, [len(h) for h in history], live, done, exact)
 
     def playout(
         self,

@@ -219,14 +219,18 @@ def test_with_one_tile_in_the_bag_every_split_is_valued_by_the_endgame(one_in_th
     others the opponent's rack); a play draws it and the endgame follows, searched within
     the budget, the opponent to move; a pass leaves the bag to the opponent's best reply."""
     view = one_in_the_bag
-    player = Simulation("s", LEAVES, iterations=1, candidates=3, endgame_positions=200, seed=5)
+    player = Simulation(
+        "s", LEAVES, seconds=None, iterations=1, candidates=3, endgame_positions=200, seed=5
+    )
     ranked = player.ranked(view)
     assert isinstance(ranked[-1][1], Pass) and len(ranked) == 4
     outcome = player.simulate(view, ranked)
     pool = unseen(view)
     assert len(pool) == 8 and outcome.exact and outcome.iterations == len(set(pool))
     assert outcome.samples == [len(set(pool))] * 4
-    again = Simulation("s", LEAVES, seconds=None, iterations=1, candidates=3, seed=99)
+    again = Simulation(
+        "s", LEAVES, seconds=None, iterations=1, candidates=3, endgame_positions=200, seed=99
+    )
     assert again.simulate(view, ranked).values == outcome.values  # no sampling: no seed
     for (equity, action), simulated in zip(ranked, outcome.values, strict=True):
         board, left, _ = after(view, action)
