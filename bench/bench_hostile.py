@@ -26,7 +26,6 @@ import asyncio
 import multiprocessing
 import random
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -35,7 +34,7 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import urlencode
 
-from bench_serve import free_port, percentile, queries, rss_kib
+from bench_serve import percentile, queries, rss_kib, running_server
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -155,29 +154,16 @@ def main() -> None:
     worst = worst_queries(lexicon.name)
     flood = worst if args.flood == "worst" else [rack for rack in racks if "%2A" in rack]
 
-    port = free_port()
-    command = [sys.executable, "-m", "lexforge.cli", "serve", "--port", str(port)]
-    command += ["--lexicon", args.lexicon, "--workers", str(args.workers)]
-    server = subprocess.Popen(command, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/lexicons").close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the server did not start") from None
-                time.sleep(0.1)
+    with running_server(args.lexicon, args.workers) as (port, pid):
         # warm: every query once (the workers forked, the lexicon's pages read)
         for target in [racks[0], worst[3]]:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{target}", timeout=30):
                 pass
         time.sleep(1)
-        before = rss_kib(server.pid)
+        before = rss_kib(pid)
         stop = threading.Event()
         samples: list[int] = []
-        sampler = threading.Thread(target=sample_memory, args=(server.pid, stop, samples))
+        sampler = threading.Thread(target=sample_memory, args=(pid, stop, samples))
         sampler.start()
         rack_results: list[tuple[float, int]] = []
 
@@ -211,10 +197,7 @@ def main() -> None:
         stop.set()
         sampler.join()
         time.sleep(3)
-        after = rss_kib(server.pid)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+        after = rss_kib(pid)
 
     latencies = [seconds * 1000 for seconds, _ in rack_results]
     errors = sum(1 for _, status in rack_results if status != 200)

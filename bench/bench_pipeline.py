@@ -179,7 +179,7 @@ def bench_seed(sample_size: int = 2000) -> None:
         subprocess.run(
             ["bash", "-c", SEED_LOOP, "seed", str(source), str(Path(tmp, "prep.txt"))],
             check=True,
-            env={**os.environ, "LC_ALL": "C"},
+            env={**os.environ, "LC_ALL": "C.UTF-8"},  # characters, not bytes; code-point order
         )
         seed_time = time.perf_counter() - start
         seed_lines = sorted(Path(tmp, "prep.txt").read_text(encoding="utf-8").splitlines())

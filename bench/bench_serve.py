@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -53,6 +54,29 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_server(lexicon: str, workers: int) -> Iterator[tuple[int, int]]:
+    """``lexforge serve`` for ``lexicon`` on a free port of 127.0.0.1, answering: (port, pid)."""
+    port = free_port()
+    command = [sys.executable, "-m", "lexforge.cli", "serve", "--port", str(port)]
+    command += ["--lexicon", lexicon, "--workers", str(workers)]
+    server = subprocess.Popen(command, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/lexicons").close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("the server did not start") from None
+                time.sleep(0.1)
+        yield port, server.pid
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def queries(lexicon: Lexicon, kind: str, count: int, rng: random.Random) -> list[str]:
@@ -195,24 +219,11 @@ def main() -> None:
     ]
 
     load_before = Path("/proc/loadavg").read_text().split()[0]
-    port = free_port()
-    command = [sys.executable, "-m", "lexforge.cli", "serve", "--port", str(port)]
-    command += ["--lexicon", args.lexicon, "--workers", str(args.workers)]
-    server = subprocess.Popen(command, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/lexicons").close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the server did not start") from None
-                time.sleep(0.1)
-        started_rss = rss_kib(server.pid)
+    with running_server(args.lexicon, args.workers) as (port, pid):
+        started_rss = rss_kib(pid)
         stop = threading.Event()
         samples: list[tuple[float, int]] = []
-        sampler = threading.Thread(target=sample_memory, args=(server.pid, stop, samples))
+        sampler = threading.Thread(target=sample_memory, args=(pid, stop, samples))
         sampler.start()
         results: list[tuple[str, float, int]] = []
 
@@ -234,16 +245,13 @@ def main() -> None:
             )
             return time.perf_counter() - start
 
-        server_cpu = cpu_seconds(server.pid)
+        server_cpu = cpu_seconds(pid)
         client_cpu = time.process_time()
         elapsed = asyncio.run(run())
-        server_cpu = cpu_seconds(server.pid) - server_cpu
+        server_cpu = cpu_seconds(pid) - server_cpu
         client_cpu = time.process_time() - client_cpu
         stop.set()
         sampler.join()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
     offered = f"{args.rate:g} requests/s offered (open loop)" if args.rate else "closed loop"
     print(

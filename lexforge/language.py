@@ -14,6 +14,7 @@ from functools import cache, cached_property
 from pathlib import Path
 
 from lexforge.errors import UserError, excerpt
+from lexforge.text import fold_word
 
 TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
 if TYPE_CHECKING:
@@ -136,8 +137,6 @@ def check_language_data(data: dict[str, Any], path: Path | str) -> None:
 def check_tile_symbols(data: dict[str, Any], path: Path | str) -> None:
     """Each multi-letter tile a tile of the set as words spell it (folded: Catalan L·L is LL),
     each symbol a distinct uppercase letter with a lowercase form, outside the alphabet."""
-    from lexforge.text import fold_word  # folding needs a Language; text imports this module
-
     symbols = data.get("tile_symbols") or {}
     language = Language.from_dict({**data, "tile_symbols": {}})
     tiles = {fold_word(tile, language) for tile in language.tile_counts}
@@ -160,8 +159,6 @@ def unreachable_letters(data: dict[str, Any]) -> list[tuple[str, str]]:
     """Alphabet letters the language's own folding never produces, each with what it folds to:
     a letter that does not fold to itself (``Ł`` without ``keep`` folds to ``L``) and is no
     ``fold`` replacement cannot be in a word."""
-    from lexforge.text import fold_word  # folding needs a Language; text imports this module
-
     language = Language.from_dict(data)
     replacements = "".join(language.fold.values())
     return [
@@ -301,8 +298,6 @@ class Language:
         QU). Empty without tile symbols or tiles (a Boggle lexicon spells every letter)."""
         if not (self.tile_symbols and self.tile_counts):
             return frozenset()
-        from lexforge.text import fold_word  # folding needs a Language; text imports this module
-
         plain = self.replace(tile_symbols={})
         tiles = {fold_word(tile, plain) for tile in self.tile_counts}
         return frozenset(self.alphabet) - tiles - set(self.symbols)
@@ -310,8 +305,6 @@ class Language:
     def tile_symbol(self, tile: str) -> str | None:
         """The symbol standing for ``tile`` of ``scrabble.tiles`` (as the set writes it, or
         folded: L·L or LL), None for a one-letter tile or one without a symbol."""
-        from lexforge.text import fold_word  # folding needs a Language; text imports this module
-
         symbols = self.tile_symbols
         return symbols.get(tile) or symbols.get(fold_word(tile, self.replace(tile_symbols={})))
 

@@ -13,7 +13,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from lexforge.language import Language
+TYPE_CHECKING = False  # typing's constant, without importing typing (a faster start)
+if TYPE_CHECKING:
+    from lexforge.language import Language  # which imports this module
 
 
 @lru_cache(maxsize=4096)

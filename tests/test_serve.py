@@ -654,8 +654,8 @@ def test_numbers_are_ascii_digits_only(client, number):
 def test_405_says_what_is_allowed(client):
     response = client.delete("/api/lexicons/en/anagram")
     error_of(response, 405)
-    assert set(response.headers["allow"].split(", ")) == {"GET", "HEAD", "POST"}
-    assert client.post("/api/lexicons").headers["allow"] in ("GET, HEAD", "HEAD, GET")
+    assert response.headers["allow"] == "GET, HEAD, POST"  # sorted: the same every run
+    assert client.post("/api/lexicons").headers["allow"] == "GET, HEAD"
 
 
 def test_post_bodies_must_be_declared_json(client):

@@ -692,7 +692,9 @@ def create_app(
     async def http_error(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)
         message = {404: "no such page", 405: "method not allowed"}.get(status, "refused")
-        headers = getattr(exc, "headers", None)  # a 405's Allow
+        headers = getattr(exc, "headers", None)
+        if headers and "Allow" in headers:  # Starlette lists a route's methods from a set
+            headers = {**headers, "Allow": ", ".join(sorted(headers["Allow"].split(", ")))}
         return error_response(status, f"{excerpt(request.url.path, 60)}: {message}", headers)
 
     async def server_error(request: Request, exc: Exception) -> Response:
