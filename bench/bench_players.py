@@ -2,10 +2,12 @@
 
 Players (lexforge.players): ``greedy``, ``equity`` (leave values, the endgame searched),
 ``equity-static`` (the equity player without the endgame search: the best score once the bag
-is empty, as before the search existed) and ``simulation`` (``--samples`` per turn). Prints each
-player's wins with the 95 % Wilson interval, mean score and spread, and the time per game.
-Leave values: ``--leaves`` (default: the lexicon's learned values); ``--opponent-leaves`` gives
-the second player others, so that one kind can play itself with two sets of values.
+is empty, as before the search existed) and ``simulation`` (``--samples`` deals a turn, or
+``--seconds`` a turn; ``--plies``, ``--candidates``). Prints each player's wins with the 95 %
+Wilson interval, mean score and spread, and the time per game; ``--seed S`` plays seeds S,
+S+1, … (a run splits between processes by seed ranges). Leave values: ``--leaves`` (default:
+the lexicon's learned values); ``--opponent-leaves`` gives the second player others, so that
+one kind can play itself with two sets of values.
 
     python bench/bench_players.py --lexicon en --players simulation,equity --games 200
     python bench/bench_players.py --lexicon en --players equity,equity --games 1000 \
@@ -24,7 +26,7 @@ from lexforge.lexicon import Lexicon
 from lexforge.players import Equity, Greedy, Simulation
 
 
-def make(kind: str, leaves, samples: int, name: str):
+def make(kind: str, leaves, args: argparse.Namespace, seed: int, name: str):
     if kind == "greedy":
         return Greedy(name)
     if kind == "equity":
@@ -32,7 +34,15 @@ def make(kind: str, leaves, samples: int, name: str):
     if kind == "equity-static":
         return Equity(name, leaves, endgame_positions=0)
     if kind == "simulation":
-        return Simulation(name, leaves, seconds=None, iterations=samples)
+        return Simulation(
+            name,
+            leaves,
+            seconds=args.seconds,
+            iterations=None if args.seconds else args.samples,
+            candidates=args.candidates,
+            plies=args.plies,
+            seed=seed,
+        )
     raise SystemExit(f"bench_players: unknown player {kind!r}")
 
 
@@ -46,7 +56,10 @@ def main() -> None:
     parser.add_argument("--players", default="simulation,equity", help="two kinds, comma-separated")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--samples", type=int, default=24, help="simulation samples a turn")
+    parser.add_argument("--samples", type=int, default=24, help="simulation deals a turn")
+    parser.add_argument("--seconds", type=float, help="simulation seconds a turn (not --samples)")
+    parser.add_argument("--plies", type=int, default=2, help="simulation plies: 2 or 3")
+    parser.add_argument("--candidates", type=int, default=8, help="simulation candidates")
     args = parser.parse_args()
     lexicon = Lexicon.open(args.lexicon)
     leaves = [load_leaves(args.leaves) if args.leaves else default_leaves(lexicon)] * 2
@@ -65,7 +78,7 @@ def main() -> None:
     wins, scores, spreads, times = [0.0, 0.0], [[], []], [], []
     for i in range(args.games):
         seats = [0, 1] if i % 2 == 0 else [1, 0]  # seats[k]: the player moving k-th
-        players = [make(kinds[s], leaves[s], args.samples, names[s]) for s in seats]
+        players = [make(kinds[s], leaves[s], args, args.seed + i, names[s]) for s in seats]
         start = time.perf_counter()
         result = play_game(lexicon, players, args.seed + i)
         times.append(time.perf_counter() - start)

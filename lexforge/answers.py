@@ -233,7 +233,7 @@ def scrabble_answer(
     return answer, moves
 
 
-SIMULATION_COLUMNS = ("notation", "score", "equity", "simulated")
+SIMULATION_COLUMNS = ("notation", "score", "equity", "simulated", "deals")
 
 
 def simulation_answer(
@@ -247,14 +247,16 @@ def simulation_answer(
     layout: str | None = None,
     source: str = "board",
 ) -> Answer:
-    """The equity player's best candidates for ``rack`` (plays and exchanges), ranked by
-    lexforge.players.Simulation within ``seconds``: each with its score, its equity (score +
-    leave) and its simulated value (equity less the opponent's best reply, averaged over
-    sampled racks of the unseen tiles), best first. The bag holds the unseen tiles less one
-    opponent rack."""
+    """The simulation player's candidates for ``rack`` (the equity player's best plays, its
+    best exchange or a pass), ranked by lexforge.players.Simulation within ``seconds``: each
+    with its score, its equity (score + leave), its simulated value (equity less the
+    opponent's best reply's, averaged over deals of the unseen tiles; the endgame's value
+    when it empties the bag) and the deals it was simulated on (fewer: pruned), those
+    simulated to the end first, best first. The bag holds the unseen tiles less one opponent
+    rack."""
     from lexforge.game import View
     from lexforge.players import Simulation, unseen
-    from lexforge.plays import Exchange, parse_tiles
+    from lexforge.plays import Exchange, Pass, parse_tiles
     from lexforge.scrabble import parse_scrabble_rack
     from lexforge.tiles import check_connected, check_tiles
 
@@ -266,25 +268,39 @@ def simulation_answer(
     player = Simulation("simulation", leaves, seconds=seconds, seed=seed)
     hidden = len(unseen(View(lexicon, board, tiles, 0, (0, 0), 0)))
     view = View(lexicon, board, tiles, max(0, hidden - language.rack_size), (0, 0), 0)
-    ranked = player.equity.ranked(view, player.candidates)
-    values, samples = player.simulate(view, ranked)
+    ranked = player.ranked(view)
+    outcome = player.simulate(view, ranked)
     spell = language.spell
+
+    def notation(action: object) -> str:
+        if isinstance(action, Exchange):
+            return f"-{spell(action.tiles, bracket=True)}"
+        return "-" if isinstance(action, Pass) else spell(action.notation)
+
     rows = sorted(
         (
             (
-                f"-{spell(action.tiles, bracket=True)}"
-                if isinstance(action, Exchange)
-                else spell(action.notation),
+                notation(action),
                 getattr(action, "score", 0),
                 round(equity, 2),
                 round(value, 2),
+                deals,
             )
-            for (equity, action), value in zip(ranked, values, strict=True)
+            for (equity, action), value, deals in zip(
+                ranked, outcome.values, outcome.samples, strict=True
+            )
         ),
         key=lambda row: -row[3],
     )
+    kept = {notation(ranked[k][1]) for k in outcome.kept}  # never pruned: listed first
+    rows.sort(key=lambda row: row[0] not in kept)
     query = {"rack": rack, "sim": seconds, "seed": seed, "layout": layout}
-    summary = {"samples": samples, "bag": view.bag}
+    summary = {
+        "samples": outcome.iterations,
+        "kept": len(outcome.kept),
+        "exact": outcome.exact,
+        "bag": view.bag,
+    }
     return Answer("scrabble", lexicon.name, query, SIMULATION_COLUMNS, rows, summary)
 
 

@@ -475,11 +475,12 @@ def simulate(
     found.summary.update(summary)
 
     def text_out(out: TextIO) -> None:
+        deals = "splits of the unseen tiles" if found.summary["exact"] else "deals"
         out.write(
-            f"# {len(found.rows)} candidates, {found.summary['samples']} sampled racks each "
-            f"(bag {found.summary['bag']}): notation, score, equity, simulated\n"
+            f"# {len(found.rows)} candidates, {found.summary['samples']} {deals} "
+            f"(bag {found.summary['bag']}): notation, score, equity, simulated, deals\n"
         )
-        out.writelines(f"{n} {s} {e:.1f} {v:+.1f}\n" for n, s, e, v in found.rows)
+        out.writelines(f"{n} {s} {e:.1f} {v:+.1f} {d}\n" for n, s, e, v, d in found.rows)
 
     answer(args, found, text_out)
 
@@ -1329,8 +1330,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "--sim",
         type=seconds,
         metavar="SECONDS",
-        help="rank the equity player's 8 best candidates by simulating the opponent's replies "
-        "for SECONDS (default: off: moves by score)",
+        help="rank the simulation player's candidates (the equity player's 8 best, its best "
+        "exchange or a pass) by simulating the opponent's replies for SECONDS (default: off: "
+        "moves by score)",
     )
     sub.add_argument(
         "--leaves",

@@ -1,4 +1,5 @@
-"""The players of lexforge.game: ``greedy``, ``equity`` (with leave values) and ``human``.
+"""The players of lexforge.game: ``greedy``, ``equity`` (with leave values), ``simulation``
+and ``human``.
 
 * ``greedy`` plays the best-scoring move (ties: lexforge.scrabble's order); with no move it
   exchanges its whole rack while the bag allows, else passes.
@@ -8,10 +9,14 @@
   to moves, in the generator's order. With the bag empty and one opponent, the tiles no one has
   seen are the opponent's rack: it plays the first turn of lexforge.endgame's best line,
   searched within a budget of positions (so the same game comes out of the same seed).
-* ``simulation`` takes the equity player's best candidates and plays each against sampled
-  opponent racks (the unseen tiles dealt at random): the candidate's equity less the equity of
-  the opponent's best reply, averaged over the same samples for every candidate; a budget of
-  seconds, or of samples (deterministic for a seed). The endgame as ``equity``.
+* ``simulation`` takes the equity player's best candidates (and its best exchange, or a pass)
+  and plays each on the same deals of the unseen tiles (the opponent's rack, then the bag our
+  draw comes from), two plies ahead as Quackle and Macondo do — the candidate's equity less
+  the equity of the opponent's best reply — or three (plus our own best next turn); candidates
+  significantly worse on the same deals are pruned. Pre-endgame: when a candidate empties the
+  bag, its value is its score less the endgame's for the opponent, and with one tile in the bag
+  every split of the unseen tiles is valued instead of samples. A budget of seconds and/or of
+  deals (deterministic for a seed). The endgame as ``equity``.
 * ``human`` draws the board on a terminal and reads the turn in notation (``8H WORD``,
   ``-ABC``, ``-``; lexforge.plays); a play that is not legal gets one line and a new prompt.
 """
@@ -21,9 +26,11 @@ from __future__ import annotations
 import heapq
 import math
 import random
+import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TextIO
 
@@ -64,8 +71,12 @@ class Greedy:
 
 
 ENDGAME_POSITIONS = 3000  # the equity player's endgame budget: about half a second
-SIM_CANDIDATES = 8  # the simulation player's candidates: the equity player's best
-SIM_ITERATIONS = 24  # its samples a turn in self-play (deterministic): 1–2 s a turn
+SIM_CANDIDATES = 8  # the simulation player's candidates: the equity player's best (+ 1)
+SIM_ITERATIONS = 24  # its deals a turn in self-play (deterministic)
+SIM_PLIES = 2  # our turn and the opponent's reply, each with its leave's value
+PRUNE_EVERY = 16  # deals between two prunings of the candidates (the first after as many)
+PRUNE_Z = 2.58  # a candidate goes when this many standard errors below the best (99 %)
+PRE_ENDGAME_POSITIONS = 300  # the endgame search's budget when a candidate empties the bag
 
 
 class Equity:
@@ -103,25 +114,31 @@ class Equity:
             for size in range(len(view.rack))
             for kept in sorted(set(combinations(view.rack, size)))
         }
-        # (equity, preference: moves first, in order; then exchanges in order), the action
-        best: list[tuple[tuple[float, int], Action | int]] = []
+        # (equity, preference: moves first, in order; then exchanges in order), the move's
+        # index or the tiles an exchange keeps
+        best: list[tuple[tuple[float, int], int | str]] = []
         if view.can_exchange:
             for order, (kept, value) in enumerate(kept_value.items()):
-                option = ((value, -(10**6) - order), Exchange(rack_after(view.rack, kept)))
-                _keep_best(best, option, count)
+                _keep_best(best, ((value, -(10**6) - order), kept), count)
         ceiling = max(kept_value.values())  # no leave is worth more: later moves cannot win
+        leave_of: dict[str, float] = {}  # the tiles placed: their leave's value
         for i in range(len(moves)):
             score = moves.score(i)
             if len(best) == count and (score + ceiling, -i - 1) < best[0][0]:
                 break
-            option = ((score + kept_value[rack_after(view.rack, moves.tiles(i))], -i - 1), i)
-            _keep_best(best, option, count)
+            tiles = moves.tiles(i)
+            if tiles not in leave_of:
+                leave_of[tiles] = kept_value[rack_after(view.rack, tiles)]
+            _keep_best(best, ((score + leave_of[tiles], -i - 1), i), count)
         if not best:
             return [(0.0, Pass())]
         ordered = sorted(best, key=lambda option: option[0], reverse=True)
         return [
-            (key[0], moves[action] if isinstance(action, int) else action)
-            for key, action in ordered
+            (
+                key[0],
+                moves[kept] if isinstance(kept, int) else Exchange(rack_after(view.rack, kept)),
+            )
+            for key, kept in ordered
         ]
 
     def endgame(self, view: View) -> Action:
@@ -144,8 +161,8 @@ class Equity:
 
 
 def _keep_best(
-    best: list[tuple[tuple[float, int], Action | int]],
-    option: tuple[tuple[float, int], Action | int],
+    best: list[tuple[tuple[float, int], int | str]],
+    option: tuple[tuple[float, int], int | str],
     count: int,
 ) -> None:
     """Keep ``option`` among the ``count`` best of the heap ``best`` (keys are distinct)."""
@@ -167,9 +184,45 @@ def unseen(view: View) -> str:
     return "".join(sorted((+left).elements(), key=lambda t: (t == BLANK, t)))
 
 
+class _Memo:
+    """Leave values remembered by leave: a simulation asks for the same leaves again and
+    again."""
+
+    def __init__(self, leaves: Leaves) -> None:
+        self.leaves = leaves
+        self.known: dict[str, float] = {}
+
+    def value(self, tiles: str) -> float:
+        found = self.known.get(tiles)
+        if found is None:
+            found = self.known[tiles] = self.leaves.value(tiles)
+        return found
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """A simulation's outcome: per candidate its mean value and the deals it was played on
+    (a candidate pruned early got fewer), the candidates never pruned, the deals dealt and
+    whether they were every split of the unseen tiles (one tile in the bag, all valued within
+    the seconds)."""
+
+    values: list[float]
+    samples: list[int]
+    kept: list[int]
+    iterations: int
+    exact: bool
+
+    def best(self) -> int:
+        """The best candidate never pruned (ties: the first)."""
+        return max(self.kept, key=lambda k: (self.values[k], -k))
+
+
 class Simulation:
-    """The equity player's best candidates, each played out against sampled opponent racks:
-    the candidate's equity less the equity of the opponent's best reply, averaged."""
+    """The equity player's best candidates (with its best exchange, or a pass when no exchange
+    is allowed), each played out two plies (or three) against the same sampled deals of the
+    unseen tiles; the best mean spread plus leave value wins. With one tile in the bag the
+    splits of the unseen tiles are enumerated exactly, and a candidate that empties the bag
+    is valued by the endgame search (the pre-endgame)."""
 
     def __init__(
         self,
@@ -179,69 +232,168 @@ class Simulation:
         seconds: float | None = 1.0,
         iterations: int | None = None,
         candidates: int = SIM_CANDIDATES,
+        plies: int = SIM_PLIES,
         seed: int = 0,
+        endgame_positions: int = PRE_ENDGAME_POSITIONS,
     ) -> None:
         if seconds is None and iterations is None:
             raise UserError("a simulation needs a budget: seconds or iterations")
+        if plies not in (2, 3):
+            raise UserError(f"a simulation looks 2 or 3 plies ahead, not {plies}")
         self.name = name
-        self.equity = Equity(name, leaves)
+        self.equity = Equity(name, _Memo(leaves))
         self.seconds = seconds
         self.iterations = iterations
         self.candidates = candidates
+        self.plies = plies
+        self.endgame_positions = endgame_positions
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
         if not view.bag or len(view.scores) != 2:
             return self.equity.choose(view)
-        ranked = self.equity.ranked(view, self.candidates)
+        ranked = self.ranked(view)
         if len(ranked) == 1:
             return ranked[0][1]
-        values, _ = self.simulate(view, ranked)
-        best = max(range(len(ranked)), key=lambda k: (values[k], -k))
-        return ranked[best][1]
+        return ranked[self.simulate(view, ranked).best()][1]
 
-    def simulate(self, view: View, ranked: list[tuple[float, Action]]) -> tuple[list[float], int]:
-        """Each candidate's mean of its equity less the opponent's best reply's equity, over
-        the same sampled racks (the unseen tiles dealt at random: the opponent's rack, the
-        rest in the bag), until the budget is spent (at least one sample); and the samples."""
-        language = view.lexicon.language
-        pool = list(unseen(view))
-        after = [
-            (
-                view.board if not isinstance(action, Move) else scrabble.play(view.board, action),
-                _drawn(view, action),
+    def ranked(self, view: View) -> list[tuple[float, Action]]:
+        """The candidates, best equity first: the equity player's top ``candidates``, then
+        its best exchange if none is among them, or a pass if the bag is too small to
+        exchange (a pass keeps the bag for the opponent to empty)."""
+        ranked = self.equity.ranked(view, self.candidates)
+        value = self.equity.leaves.value
+        if view.can_exchange and not any(isinstance(a, Exchange) for _, a in ranked):
+            # the kept tiles of highest value (ties: the first, as Equity.ranked orders them)
+            kept = max(
+                (
+                    "".join(k)
+                    for n in range(len(view.rack))
+                    for k in sorted(set(combinations(view.rack, n)))
+                ),
+                key=value,
             )
-            for _, action in ranked
-        ]
-        totals = [0.0] * len(ranked)
-        deadline = None if self.seconds is None else time.monotonic() + self.seconds
-        samples = 0
-        while samples < (self.iterations or math.inf) and (
-            samples == 0 or deadline is None or time.monotonic() < deadline
-        ):
-            self.rng.shuffle(pool)
-            rack = "".join(sorted(pool[: language.rack_size], key=lambda t: (t == BLANK, t)))
-            for k, ((value, _), (board, drawn)) in enumerate(zip(ranked, after, strict=True)):
-                reply = View(
-                    view.lexicon, board, rack, view.bag - drawn, view.scores, 1 - view.player
-                )
-                totals[k] += value - self.reply(reply)
-            samples += 1
-        return [total / samples for total in totals], samples
+            ranked.append((value(kept), Exchange(rack_after(view.rack, kept))))
+        elif not view.can_exchange and not any(isinstance(a, Pass) for _, a in ranked):
+            ranked.append((value(view.rack), Pass()))
+        return ranked
 
-    def reply(self, view: View) -> float:
-        """The opponent's best reply's equity (its score, with the bag empty)."""
+    def simulate(self, view: View, ranked: list[tuple[float, Action]]) -> Simulated:
+        """Each candidate's mean value over the same deals of the unseen tiles (the
+        opponent's rack, then the bag in order: our draw first), until the budget is spent
+        (at least one deal); candidates significantly worse than the best are pruned."""
+        size = view.lexicon.language.rack_size
+        pool = list(unseen(view))
+        deals = _splits(pool) if view.bag == 1 else None
+        after = [_after(view, action) for _, action in ranked]
+        sums = [0.0] * len(ranked)
+        weights = [0.0] * len(ranked)
+        history: list[list[float]] = [[] for _ in ranked]
+        live = list(range(len(ranked)))
+        deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        budget = len(deals) if deals is not None else self.iterations or math.inf
+        done = 0
+        while done == 0 or (done < budget and len(live) > 1):
+            if done and deadline is not None and time.monotonic() >= deadline:
+                break
+            if deals is not None:
+                weight, rack, bag = deals[done]
+            else:
+                self.rng.shuffle(pool)
+                weight, rack, bag = 1, _sorted(pool[:size]), pool[size:]
+            for k in live:
+                value = self.playout(view, ranked[k], after[k], rack, bag)
+                sums[k] += weight * value
+                weights[k] += weight
+                history[k].append(value)
+            done += 1
+            if deals is None and done % PRUNE_EVERY == 0:
+                live = _prune(live, history)
+        means = [s / w for s, w in zip(sums, weights, strict=True)]
+        exact = deals is not None and done == len(deals)  # not cut short by the seconds
+        return Simulated(means, [len(h) for h in history], live, done, exact)
+
+    def playout(
+        self,
+        view: View,
+        candidate: tuple[float, Action],
+        after: tuple[Board, str, int, int],
+        rack: str,
+        bag: list[str],
+    ) -> float:
+        """One deal's value of a candidate: its score, less the opponent's best reply, plus
+        our best next turn (three plies), each with its leave's value; or, when the
+        candidate empties the bag, its score less the endgame's value for the opponent."""
+        equity, action = candidate
+        board, leave, drawn, taken = after
+        score = action.score if isinstance(action, Move) else 0
+        ours = _sorted(leave + "".join(bag[:drawn]))
+        left = view.bag - taken
+        if taken and not left:  # both racks known: the endgame, the opponent to move
+            solved = endgame.solve(
+                view.lexicon,
+                board,
+                rack,
+                ours,
+                scoreless=0 if score else view.scoreless + 1,
+                max_positions=self.endgame_positions,
+            )
+            return score - solved.spread
+        reply_view = View(view.lexicon, board, rack, left, view.scores, 1 - view.player)
+        reply_equity, reply = self.reply(reply_view)
+        if self.plies == 2:
+            return equity - reply_equity
+        board2, _, _, taken2 = _after(reply_view, reply)
+        again = View(view.lexicon, board2, ours, left - taken2, view.scores, view.player)
+        return score - reply_equity + self.reply(again)[0]
+
+    def reply(self, view: View) -> tuple[float, Action]:
+        """The best turn's equity (its score, with the bag empty) and the turn."""
         if not view.bag:
             best = scrabble.find_moves(view.lexicon, view.board, view.rack, top=1)
-            return best[0].score if best else 0.0
-        return self.equity.ranked(view, 1)[0][0]
+            return (float(best[0].score), best[0]) if best else (0.0, Pass())
+        return self.equity.ranked(view, 1)[0]
 
 
-def _drawn(view: View, action: Action) -> int:
-    """The tiles the player draws after ``action``."""
+def _sorted(tiles: Iterable[str]) -> str:
+    return "".join(sorted(tiles, key=lambda t: (t == BLANK, t)))
+
+
+def _after(view: View, action: Action) -> tuple[Board, str, int, int]:
+    """The board after ``action``, the tiles it keeps, how many it draws and how many fewer
+    the bag holds (an exchange draws as many as it puts back: the bag keeps its size)."""
     if isinstance(action, Move):
-        return min(view.bag, len(action.placed))
-    return 0  # an exchange draws as many as it puts back: the bag keeps its size
+        drawn = min(view.bag, len(action.placed))
+        leave = rack_after(view.rack, placed_tiles(action.placed))
+        return scrabble.play(view.board, action), leave, drawn, drawn
+    if isinstance(action, Exchange):
+        return view.board, rack_after(view.rack, action.tiles), len(action.tiles), 0
+    return view.board, view.rack, 0, 0
+
+
+def _splits(pool: list[str]) -> list[tuple[int, str, list[str]]]:
+    """With one tile in the bag, every split of the unseen tiles: the tile left in the bag
+    (each distinct one, weighted by its copies), the others the opponent's rack."""
+    tiles = _sorted(pool)
+    return [
+        (copies, rack_after(tiles, tile), [tile]) for tile, copies in sorted(Counter(pool).items())
+    ]
+
+
+def _prune(live: list[int], history: list[list[float]]) -> list[int]:
+    """The candidates not significantly worse than the best so far: a candidate goes when
+    its mean difference from the best, paired deal by deal, is below zero by more than
+    PRUNE_Z standard errors (paired: the same deals)."""
+    best = max(live, key=lambda k: (statistics.fmean(history[k]), -k))
+    kept = []
+    for k in live:
+        if k != best:
+            diffs = [a - b for a, b in zip(history[k], history[best], strict=True)]
+            error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+            if statistics.fmean(diffs) + PRUNE_Z * error < 0:
+                continue
+        kept.append(k)
+    return kept
 
 
 class Human:

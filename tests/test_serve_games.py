@@ -133,6 +133,30 @@ def test_the_computer_plays_the_best_equity_move(client):
     assert reply["leave"] == []
 
 
+def test_the_computer_simulates_within_the_servers_budget(build_dir):
+    """``strength: simulation``: one of the simulation player's candidates (neutral leaves:
+    the eight best-scoring moves or the best exchange), within the seconds asked, cut to 0.4
+    of the server's time budget."""
+    from lexforge import scrabble
+    from lexforge.lexicon import Lexicon
+
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    empty = scrabble.parse_board(
+        EMPTY.replace("/", "\n"), lexicon.language, scrabble.load_layout(None)
+    )
+    top = {(m.position, m.word) for m in scrabble.find_moves(lexicon, empty, "AEINRST", top=8)}
+    body = {"board": [], "rack": list("RETAINS"), "bag": 86, "strength": "simulation"}
+    with TestClient(create_app(["en"], time_budget=4.0)) as client:
+        reply = post(client, "en", "computer", body | {"seconds": 0.3}).json()
+        assert reply["kind"] == "play" and (reply["position"], reply["word"]) in top
+        assert reply["seconds"] == 0.3 and reply["deals"] >= 1
+        assert isinstance(reply["simulated"], float) and reply["equity"] == reply["score"]
+        capped = post(client, "en", "computer", body | {"seconds": 5}).json()
+        assert capped["seconds"] == 1.6  # 0.4 × the 4 s budget
+        static = post(client, "en", "computer", body | {"strength": "static"}).json()
+        assert "deals" not in static and static["score"] == 66
+
+
 def test_gcg_written_and_read_back(client):
     events = [
         {
@@ -198,6 +222,9 @@ def test_a_real_game_record_is_read(client):
         ("moves", {"rack": ["a"]}, 422, "a blank on a rack is '?'"),
         ("moves", {"rack": ["A"], "top": 1000}, 400, "out of range"),
         ("computer", {"rack": ["A"], "bag": -1}, 400, "'bag'"),
+        ("computer", {"rack": ["A"], "bag": 9, "strength": "hard"}, 400, "'strength'"),
+        ("computer", {"rack": ["A"], "bag": 9, "seconds": 60}, 400, "out of range"),
+        ("computer", {"rack": ["A"], "bag": 9, "seconds": "1"}, 400, "expected a number"),
         ("gcg", {"players": ["a b", "c"], "events": []}, 400, "nicknames"),
         ("replay", {"gcg": "#player1 A A\n>A: XYZ 8H QQQQ +1 1\n"}, 422, "the record"),
         ("nothing", {}, 404, "no game action"),

@@ -802,3 +802,26 @@ def test_a_word_typed_through_a_tile_on_the_board(server, page):
     wait_log(page, 1)
     # C3 (already there) A1 T1, no premium under the new tiles
     assert log_of(page)[0] == "You: 8H CAT +5 (5)"
+
+
+def test_the_computer_strength_is_sent_with_its_turn(server, page, tmp_path):
+    """The strength control: the computer's turn is asked of the simulation player, and it
+    plays (a play, an exchange or a pass: the log grows by its turn)."""
+    open_page(page, f"{server}/#tab=scrabble&lexicon=en&game=1&seed=3")
+    asked: list[dict] = []
+    page.on(
+        "request",
+        lambda request: (
+            asked.append(json.loads(request.post_data)) if "game/computer" in request.url else None
+        ),
+    )
+    assert page.eval_on_selector_all("#game-strength option", "os => os.map(o => o.value)") == [
+        "static",
+        "simulation",
+    ]
+    page.select_option("#game-strength", "simulation")
+    page.click("#game-pass")
+    wait_log(page, 2)
+    assert [body["strength"] for body in asked] == ["simulation"]
+    assert log_of(page)[1].startswith("Computer: ")
+    screenshot(page, tmp_path, "scrabble-strength-desktop")

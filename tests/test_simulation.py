@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from test_cli import fails_in_one_line, run
 
-from lexforge import gcg, scrabble
-from lexforge.game import View, play_game
+from lexforge import endgame, gcg, scrabble
+from lexforge.game import Game, View, play_game
 from lexforge.leaves import LeaveTable
 from lexforge.lexicon import Lexicon
-from lexforge.players import Equity, Simulation, unseen
-from lexforge.plays import Exchange, parse_tiles, placed_tiles, rack_after
+from lexforge.players import PRUNE_EVERY, Equity, Simulation, _prune, unseen
+from lexforge.plays import Exchange, Pass, parse_tiles, placed_tiles, rack_after
 
 GAME = Path(__file__).parent / "fixtures" / "gcg" / "boys1.gcg"
 # Some leaves worth something, so that equity and score disagree.
@@ -62,24 +62,87 @@ def test_the_equity_ranking_is_the_top_of_every_action(view):
     assert Equity("e", LEAVES).choose(view) == expected[0][1]
 
 
-def test_a_simulation_sample_is_the_candidates_equity_less_the_best_reply(view):
-    """One sample, recomputed by hand: the opponent's rack dealt from the unseen tiles with
-    the player's own random generator, their best reply by plain enumeration."""
+def after(view: View, action) -> tuple[scrabble.Board, str, int]:
+    """The board after ``action``, the rack's tiles left and how many fewer the bag holds."""
+    if isinstance(action, Exchange):
+        return view.board, rack_after(view.rack, action.tiles), 0
+    if isinstance(action, Pass):
+        return view.board, view.rack, 0
+    left = rack_after(view.rack, placed_tiles(action.placed))
+    return scrabble.play(view.board, action), left, min(view.bag, len(action.placed))
+
+
+def test_a_two_ply_deal_is_the_candidates_equity_less_the_best_reply(view):
+    """One deal, recomputed by hand: the opponent's rack dealt from the unseen tiles with the
+    player's own random generator, their best reply by plain enumeration."""
     player = Simulation("s", LEAVES, seconds=None, iterations=1, candidates=4, seed=7)
     ranked = player.equity.ranked(view, 4)
-    values, samples = player.simulate(view, ranked)
-    assert samples == 1
+    outcome = player.simulate(view, ranked)
+    assert outcome.iterations == 1 and outcome.samples == [1] * 4 and not outcome.exact
+    assert outcome.kept == [0, 1, 2, 3]
     pool = list(unseen(view))
     random.Random(7).shuffle(pool)
     rack = "".join(sorted(pool[:7], key=lambda t: (t == "?", t)))
-    for (value, action), simulated in zip(ranked, values, strict=True):
-        board = (
-            scrabble.play(view.board, action) if not isinstance(action, Exchange) else view.board
-        )
-        drawn = len(action.placed) if not isinstance(action, Exchange) else 0
-        reply = View(view.lexicon, board, rack, view.bag - drawn, view.scores, 1 - view.player)
-        best_reply = every_action(reply)[0][0]
-        assert simulated == pytest.approx(value - best_reply)
+    for (value, action), simulated in zip(ranked, outcome.values, strict=True):
+        board, _, taken = after(view, action)
+        reply = View(view.lexicon, board, rack, view.bag - taken, view.scores, 1 - view.player)
+        assert simulated == pytest.approx(value - every_action(reply)[0][0])
+
+
+def test_a_three_ply_deal_adds_our_next_turn_with_the_tiles_we_draw(view):
+    """Three plies, by hand: our score, less the opponent's best reply's equity, plus the
+    equity of our best next turn with our leave and the tiles drawn after the opponent's
+    rack (the deal's next tiles); an exchange draws as many tiles as it puts back."""
+    player = Simulation("s", LEAVES, seconds=None, iterations=1, plies=3, seed=11)
+    ranked = player.ranked(view)
+    assert any(isinstance(action, Exchange) for _, action in ranked)
+    outcome = player.simulate(view, ranked)
+    pool = list(unseen(view))
+    random.Random(11).shuffle(pool)
+    rack = "".join(sorted(pool[:7], key=lambda t: (t == "?", t)))
+    for (_, action), simulated in zip(ranked, outcome.values, strict=True):
+        board, left, taken = after(view, action)
+        drawn = 7 - len(left)
+        ours = "".join(sorted(left + "".join(pool[7 : 7 + drawn]), key=lambda t: (t == "?", t)))
+        reply_view = View(view.lexicon, board, rack, view.bag - taken, view.scores, 1)
+        reply_equity, reply = every_action(reply_view)[0]
+        board2, _, taken2 = after(reply_view, reply)
+        again = View(view.lexicon, board2, ours, view.bag - taken - taken2, view.scores, 0)
+        score = 0 if isinstance(action, Exchange) else action.score
+        assert simulated == pytest.approx(score - reply_equity + every_action(again)[0][0])
+
+
+def test_the_candidates_are_the_best_by_equity_and_the_best_exchange(view):
+    """The top candidates by plain enumeration, then the best exchange (none is among them
+    here); with fewer than seven tiles in the bag, a pass instead."""
+    expected = every_action(view)
+    ranked = Simulation("s", LEAVES, iterations=1, candidates=5).ranked(view)
+    assert ranked[:5] == expected[:5]
+    assert ranked[5:] == [next(o for o in expected if isinstance(o[1], Exchange))]
+    short = View(view.lexicon, view.board, view.rack, 3, view.scores, view.player)
+    ranked = Simulation("s", LEAVES, iterations=1, candidates=5).ranked(short)
+    assert ranked[5:] == [(LEAVES.value(view.rack), Pass())]
+    assert not any(isinstance(a, Exchange) for _, a in ranked)
+
+
+def test_pruning_drops_what_is_significantly_worse_on_the_same_deals():
+    steady = [10.0 + (i % 3) for i in range(16)]
+    history = [
+        steady,
+        [v - 4 + (i % 2) for i, v in enumerate(steady)],  # 4 worse, paired: gone
+        [v + (-30 if i % 2 else 29) for i, v in enumerate(steady)],  # as good, noisy: kept
+        [v + 0.5 + (-3 if i % 2 else 3) for i, v in enumerate(steady)],  # the best
+    ]
+    assert _prune([0, 1, 2, 3], history) == [0, 2, 3]
+
+
+def test_a_pruned_simulation_stops_when_one_candidate_is_left(view):
+    player = Simulation("s", LEAVES, seconds=None, iterations=400, seed=3)
+    ranked = player.ranked(view)
+    outcome = player.simulate(view, ranked)
+    assert outcome.iterations < 400 and outcome.iterations % PRUNE_EVERY == 0
+    assert len(outcome.kept) == 1 and outcome.best() == outcome.kept[0]
+    assert outcome.samples[outcome.best()] == outcome.iterations
 
 
 def test_the_simulation_player_is_deterministic_for_a_seed_and_plays_a_candidate(view):
@@ -107,7 +170,8 @@ def test_a_whole_game_between_simulation_and_equity(view):
 
 def test_scrabble_sim_on_the_command_line(build_dir):
     """``lexforge scrabble --sim``: the equity player's eight best candidates (no leaves: by
-    score), each with a simulated value, best first; refused with a picture."""
+    score) and its best exchange, each with a simulated value, best first; refused with a
+    picture."""
     board = "tests/fixtures/scrabble/fr-midgame.board"
     done = run("scrabble", board, "--rack", "EIRSTAN", "--lexicon", "fr", "--sim", "0.3", "--json")
     assert done.returncode == 0, done.stderr
@@ -120,11 +184,64 @@ def test_scrabble_sim_on_the_command_line(build_dir):
         "EIRSTAN",
         top=8,
     )
-    assert {r["notation"] for r in rows} == {lexicon.language.spell(m.notation) for m in top}
+    expected = {lexicon.language.spell(m.notation) for m in top} | {"-AEINRST"}
+    assert {r["notation"] for r in rows} == expected  # the best exchange: every tile (no leaves)
     assert all(r["equity"] == r["score"] for r in rows)  # no leave values given
-    assert [r["simulated"] for r in rows] == sorted((r["simulated"] for r in rows), reverse=True)
+    kept = data["kept"]  # the candidates never pruned first, each part best first
+    for part in (rows[:kept], rows[kept:]):
+        assert [r["simulated"] for r in part] == sorted(
+            (r["simulated"] for r in part), reverse=True
+        )
+    assert max(r["deals"] for r in rows) == data["samples"]
     assert data["samples"] >= 1 and data["bag"] > 0
     fails_in_one_line(
         run("scrabble", board, "--rack", "EIRSTAN", "--lexicon", "fr", "--sim", "1", "--show"),
         "lexforge scrabble: --sim ranks the candidates",
     )
+
+
+@pytest.fixture(scope="module")
+def one_in_the_bag(view: View) -> View:
+    """A self-played game (equity players, seed 2) at the turn when one tile is left in the
+    bag: the eight unseen tiles are that tile and the opponent's seven."""
+    players = [Equity("a", LEAVES), Equity("b", LEAVES)]
+    game = Game(view.lexicon, players, 2)
+    mover = 0
+    while len(game.bag) > 1:
+        game.apply(mover, players[mover].choose(game.view(mover)))
+        mover = 1 - mover
+    assert len(game.bag) == 1
+    return game.view(mover)
+
+
+def test_with_one_tile_in_the_bag_every_split_is_valued_by_the_endgame(one_in_the_bag):
+    """The pre-endgame: each of the eight unseen tiles in turn is the one left in the bag (the
+    others the opponent's rack); a play draws it and the endgame follows, searched within
+    the budget, the opponent to move; a pass leaves the bag to the opponent's best reply."""
+    view = one_in_the_bag
+    player = Simulation(
+        "s", LEAVES, seconds=None, iterations=1, candidates=3, endgame_positions=200, seed=5
+    )
+    ranked = player.ranked(view)
+    assert isinstance(ranked[-1][1], Pass) and len(ranked) == 4
+    outcome = player.simulate(view, ranked)
+    pool = unseen(view)
+    assert len(pool) == 8 and outcome.exact and outcome.iterations == len(set(pool))
+    assert outcome.samples == [len(set(pool))] * 4
+    again = Simulation(
+        "s", LEAVES, seconds=None, iterations=1, candidates=3, endgame_positions=200, seed=99
+    )
+    assert again.simulate(view, ranked).values == outcome.values  # no sampling: no seed
+    for (equity, action), simulated in zip(ranked, outcome.values, strict=True):
+        board, left, _ = after(view, action)
+        values = []
+        for k in range(8):  # the tile left in the bag
+            other = pool[:k] + pool[k + 1 :]
+            if isinstance(action, Pass):
+                reply = View(view.lexicon, board, other, 1, view.scores, 1 - view.player)
+                values.append(equity - every_action(reply)[0][0])
+            else:
+                ours = "".join(sorted(left + pool[k], key=lambda t: (t == "?", t)))
+                solved = endgame.solve(view.lexicon, board, other, ours, max_positions=200)
+                values.append(action.score - solved.spread)
+        assert simulated == pytest.approx(sum(values) / 8)

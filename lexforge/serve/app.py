@@ -580,7 +580,7 @@ def create_app(
         """A query's status and answer (its JSON, or its error's line), in a worker."""
         command, name, values = request
         if command.startswith("game/"):  # lexforge.serve.games
-            return games.work(served, command.removeprefix("game/"), name, values)
+            return games.work(served, command.removeprefix("game/"), name, values, time_budget)
         try:
             return 200, run_query(table[command], served[name][0], values)
         except BadRequest as error:

@@ -40,6 +40,12 @@ MAX_TOP = 100  # moves listed for a rack
 MAX_EVENTS = 400  # events of a game record sent to be written
 MAX_GCG = 60_000  # characters of a record sent to be read
 SCORE_BOUND = 10_000  # a score's absolute value
+STRENGTHS = ("static", "simulation")  # the computer: the equity player, the simulation player
+SIM_SECONDS = 1.0  # the simulation player's time a turn, unless the request asks for other
+SIM_MIN_SECONDS, SIM_MAX_SECONDS = 0.1, 5.0  # what a request may ask for
+SIM_SHARE = 0.4  # the most of the server's time budget a simulation takes (the rest: the
+# candidates, the last deal, an endgame search, the answer)
+TIME_BUDGET = 5.0  # the server's time budget a request, unless it says otherwise
 
 
 def shown(text: str) -> str:
@@ -285,10 +291,23 @@ def _filled(board: Board, r: int, c: int) -> bool:
     return 0 <= r < board.rows and 0 <= c < board.cols and bool(board.tiles[r * board.cols + c])
 
 
-def computer(lexicon: Lexicon, leaves: Any, document: dict[str, Any]) -> dict[str, Any]:
-    """The computer's turn (lexforge.players.Equity) on the position sent."""
+def _seconds(document: dict[str, Any], name: str, low: float, high: float, default: float) -> float:
+    value = document.get(name, default)
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise BadRequest(400, f"parameter '{name}': expected a number")
+    if not low <= value <= high:
+        raise BadRequest(400, f"parameter '{name}': {value} is out of range ({low} to {high})")
+    return float(value)
+
+
+def computer(
+    lexicon: Lexicon, leaves: Any, document: dict[str, Any], budget: float = TIME_BUDGET
+) -> dict[str, Any]:
+    """The computer's turn on the position sent: the equity player's (``strength``
+    ``static``) or the simulation player's within ``seconds``, cut to SIM_SHARE of the
+    server's time ``budget`` (lexforge.players)."""
     from lexforge.game import View
-    from lexforge.players import Equity
+    from lexforge.players import Equity, Simulation
     from lexforge.plays import Exchange, Pass, rack_after
 
     language = lexicon.language
@@ -301,24 +320,42 @@ def computer(lexicon: Lexicon, leaves: Any, document: dict[str, Any]) -> dict[st
     ):
         raise BadRequest(400, "parameter 'scores': expected two whole numbers")
     scoreless = _integer(document, "scoreless", 0, 5, 0)
+    strength = _field(document, "strength", str, "static")
+    if strength not in STRENGTHS:
+        raise BadRequest(
+            400, f"parameter 'strength': {shown(strength)} is not one of static, simulation"
+        )
+    seconds = _seconds(document, "seconds", SIM_MIN_SECONDS, SIM_MAX_SECONDS, SIM_SECONDS)
+    seed = _integer(document, "seed", 0, 2**31 - 1, 0)
     view = View(lexicon, board, rack, bag, tuple(scores), 1, scoreless)
     player = Equity("computer", leaves)
-    if bag:
+    simulated = {}
+    if bag and strength == "simulation":
+        seconds = min(seconds, SIM_SHARE * budget)
+        simulation = Simulation("computer", leaves, seconds=seconds, seed=seed)
+        ranked = simulation.ranked(view)
+        best, deals = 0, 0
+        if len(ranked) > 1:
+            outcome = simulation.simulate(view, ranked)
+            best, deals = outcome.best(), outcome.iterations
+            simulated = {"simulated": round(outcome.values[best], 2)}
+        equity, action = ranked[best]
+        simulated |= {"deals": deals, "seconds": seconds}
+    elif bag:
         equity, action = player.ranked(view, 1)[0]
     else:
         action, equity = player.endgame(view), None
+    shown_equity = {"equity": None if equity is None else round(equity, 2), **simulated}
     if isinstance(action, Exchange):
         return {
             "kind": "exchange",
             "tiles": [spelled_tile(language, t) for t in action.tiles],
             "leave": [spelled_tile(language, t) for t in rack_after(rack, action.tiles)],
-            "equity": None if equity is None else round(equity, 2),
+            **shown_equity,
         }
     if isinstance(action, Pass):
-        return {"kind": "pass", "equity": None}
-    result = move_json(language, action, rack)
-    result["equity"] = None if equity is None else round(equity, 2)
-    return result
+        return {"kind": "pass", **shown_equity}
+    return move_json(language, action, rack) | shown_equity
 
 
 EVENT_FIELDS = ("player", "kind", "rack", "score", "cumulative", "position", "word", "tiles")
@@ -454,8 +491,11 @@ SUMMARIES = {
         "board, placed: [[row, col, tile]…] (lowercase tile: a blank)",
     ),
     "computer": (
-        "the computer's turn (lexforge.players.Equity) on the position sent",
-        "board, rack, bag (tiles left), scores (two), scoreless (turns in a row)",
+        "the computer's turn on the position sent: the equity player (strength static) or "
+        "the simulation player (strength simulation, within seconds)",
+        "board, rack, bag (tiles left), scores (two), scoreless (turns in a row); strength: "
+        "static (default) or simulation; seconds: 0.1 to 5 (default 1; at most 0.4 × the "
+        "server's time budget); seed",
     ),
     "gcg": (
         "the game record as a GCG file",
@@ -519,15 +559,22 @@ _leaves: dict[str, Any] = {}  # lexicon name: its leave values (in each worker p
 
 
 def work(
-    served: dict[str, tuple[Lexicon, Any]], action: str, name: str, body: dict[str, Any]
+    served: dict[str, tuple[Lexicon, Any]],
+    action: str,
+    name: str,
+    body: dict[str, Any],
+    budget: float = TIME_BUDGET,
 ) -> tuple[int, str]:
     """A game action's status and answer (its JSON, or its error's line), in a query worker
-    (lexforge.serve.pool: stopped past the time budget)."""
+    (lexforge.serve.pool: stopped past the time ``budget``)."""
     lexicon, _ = served[name]
     try:
         if name not in _leaves:
             _leaves[name] = leaves_for(lexicon)
-        answer = ACTIONS[action](lexicon, _leaves[name], body)
+        if action == "computer":
+            answer = computer(lexicon, _leaves[name], body, budget)
+        else:
+            answer = ACTIONS[action](lexicon, _leaves[name], body)
     except BadRequest as error:
         return error.status, str(error)
     except UserError as error:

@@ -1444,6 +1444,7 @@ async function computerTurn() {
   try {
     action = await post(lexiconPath("game/computer"), {
       board: boardTiles(), rack: game.racks[1], bag: game.bag.length, scores: [game.scores[0], game.scores[1]], scoreless: game.scoreless,
+      strength: $("game-strength").value,
     });
   } catch (error) {
     status("scrabble-status", `The computer could not move: ${error.message}`, true);
