@@ -168,12 +168,17 @@ def test_a_whole_game_between_simulation_and_equity(view):
     assert position.over and not position.warnings
 
 
-def test_scrabble_sim_on_the_command_line(build_dir):
-    """``lexforge scrabble --sim``: the equity player's eight best candidates (no leaves: by
-    score) and its best exchange, each with a simulated value, best first; refused with a
+def test_scrabble_sim_on_the_command_line(build_dir, tmp_path):
+    """``lexforge scrabble --sim``: the equity player's eight best candidates (leaves all worth
+    0: by score) and its best exchange, each with a simulated value, best first; refused with a
     picture."""
     board = "tests/fixtures/scrabble/fr-midgame.board"
-    done = run("scrabble", board, "--rack", "EIRSTAN", "--lexicon", "fr", "--sim", "0.3", "--json")
+    zero = tmp_path / "zero.txt"
+    zero.write_text("# every leave worth 0\n", encoding="utf-8")
+    done = run(
+        "scrabble", board, "--rack", "EIRSTAN", "--lexicon", "fr", "--sim", "0.3", "--json",
+        "--leaves", str(zero),
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     rows = data["results"]
@@ -186,7 +191,7 @@ def test_scrabble_sim_on_the_command_line(build_dir):
     )
     expected = {lexicon.language.spell(m.notation) for m in top} | {"-AEINRST"}
     assert {r["notation"] for r in rows} == expected  # the best exchange: every tile (no leaves)
-    assert all(r["equity"] == r["score"] for r in rows)  # no leave values given
+    assert all(r["equity"] == r["score"] for r in rows)  # every leave worth 0
     kept = data["kept"]  # the candidates never pruned first, each part best first
     for part in (rows[:kept], rows[kept:]):
         assert [r["simulated"] for r in part] == sorted(
@@ -202,16 +207,19 @@ def test_scrabble_sim_on_the_command_line(build_dir):
 
 @pytest.fixture(scope="module")
 def one_in_the_bag(view: View) -> View:
-    """A self-played game (equity players, seed 2) at the turn when one tile is left in the
-    bag: the eight unseen tiles are that tile and the opponent's seven."""
-    players = [Equity("a", LEAVES), Equity("b", LEAVES)]
-    game = Game(view.lexicon, players, 2)
-    mover = 0
-    while len(game.bag) > 1:
-        game.apply(mover, players[mover].choose(game.view(mover)))
-        mover = 1 - mover
-    assert len(game.bag) == 1
-    return game.view(mover)
+    """A self-played game (equity players, the first seed from 2 on whose game passes through
+    it) at the turn when one tile is left in the bag: the eight unseen tiles are that tile and
+    the opponent's seven."""
+    for seed in range(2, 40):
+        players = [Equity("a", LEAVES), Equity("b", LEAVES)]
+        game = Game(view.lexicon, players, seed)
+        mover = 0
+        while len(game.bag) > 1:
+            game.apply(mover, players[mover].choose(game.view(mover)))
+            mover = 1 - mover
+        if len(game.bag) == 1:
+            return game.view(mover)
+    raise AssertionError("no game of seeds 2–39 left exactly one tile in the bag")
 
 
 def test_with_one_tile_in_the_bag_every_split_is_valued_by_the_endgame(one_in_the_bag):
