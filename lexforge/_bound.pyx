@@ -137,6 +137,8 @@ cdef struct Orderly:  # an orderly tree being built or evaluated
     TNode* nodes
     Py_ssize_t size
     Py_ssize_t capacity
+    int64_t* value  # per node, its value for the class the tree was built for
+    Py_ssize_t value_capacity
     const int64_t* rank  # each cell's place in the cell order
     int32_t path_cell[MAX_CELLS]
     int32_t path_letter[MAX_CELLS]
@@ -237,6 +239,14 @@ cdef int build(Walk* w, Orderly* o, Py_ssize_t cells) noexcept nogil:
     for cell in range(cells):
         if collect(w, o, cell, 0, 0, 0) < 0:
             return -1
+    cdef int64_t* grown
+    if o.value_capacity < o.size:
+        grown = <int64_t*>realloc(o.value, o.size * sizeof(int64_t))
+        if grown == NULL:
+            return -1
+        o.value = grown
+        o.value_capacity = o.size
+    store_values(o, 0)
     return 0
 
 
@@ -260,6 +270,52 @@ cdef int64_t tree_value(const TNode* nodes, int32_t at, const uint64_t* masks) n
     return total
 
 
+cdef int64_t store_values(Orderly* o, int32_t at) noexcept nogil:
+    """``o.value`` of the sum ``at``, its choices and everything below (all letters
+    allowed: the tree holds only the letters of the class it was built for)."""
+    cdef int64_t total = o.nodes[at].points, best, here
+    cdef int32_t choice = o.nodes[at].first, option
+    while choice >= 0:
+        best = 0
+        option = o.nodes[choice].first
+        while option >= 0:
+            here = store_values(o, option)
+            if here > best:
+                best = here
+            option = o.nodes[option].next
+        o.value[choice] = best
+        total += best
+        choice = o.nodes[choice].next
+    o.value[at] = total
+    return total
+
+
+cdef int64_t prefix_value(const Orderly* o, int32_t at, const uint64_t* masks,
+                          int64_t free_from) noexcept nogil:
+    """``tree_value`` of the sum ``at`` for a class that has the tree's own letters at every
+    cell of rank ``free_from`` and more: a choice of such a cell (all below it come later in
+    the order) keeps its stored value."""
+    cdef int64_t total = o.nodes[at].points, best, here
+    cdef int32_t choice = o.nodes[at].first, option
+    cdef uint64_t allowed
+    while choice >= 0:
+        if o.rank[o.nodes[choice].label] >= free_from:
+            total += o.value[choice]
+        else:
+            allowed = masks[o.nodes[choice].label]
+            best = 0
+            option = o.nodes[choice].first
+            while option >= 0:
+                if (allowed >> o.nodes[option].label) & 1:
+                    here = prefix_value(o, option, masks, free_from)
+                    if here > best:
+                        best = here
+                option = o.nodes[option].next
+            total += best
+        choice = o.nodes[choice].next
+    return total
+
+
 cdef int single(const uint64_t* masks, Py_ssize_t cells) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(cells):
@@ -268,15 +324,23 @@ cdef int single(const uint64_t* masks, Py_ssize_t cells) noexcept nogil:
     return 1
 
 
-cdef int64_t prove_bound(Walk* w, Orderly* o, uint64_t* masks, Py_ssize_t cells) noexcept nogil:
+cdef int64_t prove_bound(Walk* w, Orderly* o, uint64_t* masks, const uint64_t* top,
+                         const int64_t* order, Py_ssize_t cells) noexcept nogil:
     """The bound ``prove`` uses: a single board's exact score, else the orderly tree's value
-    (``o`` holds the tree of a class that contains ``masks``)."""
+    (``o`` holds the tree of the class ``top``, which contains ``masks``). A class split in
+    ``order`` from ``top`` has single letters up to a cell, ``top``'s letters from there on:
+    the tree's stored values serve from there."""
     cdef int64_t nomark, union_sum
+    cdef Py_ssize_t i, free_from = cells
     if single(masks, cells):
         w.masks = masks
         class_bound(w, cells, &nomark, &union_sum)
         return union_sum
-    return tree_value(o.nodes, 0, masks)
+    for i in range(cells - 1, -1, -1):
+        if masks[order[i]] != top[order[i]]:
+            break
+        free_from = i
+    return prefix_value(o, 0, masks, free_from)
 
 
 cdef struct Tree:  # prove's output, grown as it goes
@@ -300,8 +364,8 @@ cdef int push(Tree* t, int64_t code, int64_t value) noexcept nogil:
     return 0
 
 
-cdef int branch(Walk* w, Orderly* o, Tree* t, uint64_t* masks, Py_ssize_t cells,
-                const int64_t* order, int64_t threshold) noexcept nogil:
+cdef int branch(Walk* w, Orderly* o, Tree* t, uint64_t* masks, const uint64_t* top,
+                Py_ssize_t cells, const int64_t* order, int64_t threshold) noexcept nogil:
     """Eliminate, score or split the class ``masks`` (restored before returning); -1 when out
     of memory or of node budget."""
     cdef int64_t bound
@@ -310,7 +374,7 @@ cdef int branch(Walk* w, Orderly* o, Tree* t, uint64_t* masks, Py_ssize_t cells,
     t.nodes_left -= 1
     if t.nodes_left < 0:
         return -1
-    bound = prove_bound(w, o, masks, cells)
+    bound = prove_bound(w, o, masks, top, order, cells)
     if bound < threshold:
         return push(t, ELIMINATED_CODE, bound)
     for i in range(cells):
@@ -327,7 +391,7 @@ cdef int branch(Walk* w, Orderly* o, Tree* t, uint64_t* masks, Py_ssize_t cells,
         bit = options & (~options + 1)
         options ^= bit
         masks[cell] = bit
-        if branch(w, o, t, masks, cells, order, threshold) < 0:
+        if branch(w, o, t, masks, top, cells, order, threshold) < 0:
             masks[cell] = saved
             return -1
     masks[cell] = saved
@@ -382,6 +446,8 @@ def bounds(
         rank[order[i]] = i
     o.nodes = NULL
     o.capacity = 0
+    o.value = NULL
+    o.value_capacity = 0
     o.rank = rank
     start(&w, graph, nbr, nbr_count, points, min_length)
     try:
@@ -398,6 +464,7 @@ def bounds(
     finally:
         free(w.stamp)
         free(o.nodes)
+        free(o.value)
     return out
 
 
@@ -427,6 +494,8 @@ def tree_bounds(
         rank[order[i]] = i
     o.nodes = NULL
     o.capacity = 0
+    o.value = NULL
+    o.value_capacity = 0
     o.rank = rank
     start(&w, graph, nbr, nbr_count, points, min_length)
     try:
@@ -441,7 +510,7 @@ def tree_bounds(
                             status = -2
                     if status < 0:
                         break
-                    result[i] = prove_bound(&w, &o, work, cells)
+                    result[i] = prove_bound(&w, &o, work, &top[0], &order[0], cells)
         if status == -1:
             raise MemoryError()
         if status == -2:
@@ -449,6 +518,7 @@ def tree_bounds(
     finally:
         free(w.stamp)
         free(o.nodes)
+        free(o.value)
     return out
 
 
@@ -471,6 +541,7 @@ def prove(
     cdef Tree t
     cdef Py_ssize_t cells = classes.shape[1], i, k
     cdef uint64_t work[MAX_CELLS]
+    cdef uint64_t top[MAX_CELLS]
     cdef int64_t rank[MAX_CELLS]
     cdef int status
     check_shape(cells, nbr)
@@ -483,19 +554,22 @@ def prove(
     t.capacity = 0
     o.nodes = NULL
     o.capacity = 0
+    o.value = NULL
+    o.value_capacity = 0
     o.rank = rank
     start(&w, graph, nbr, nbr_count, points, min_length)
     try:
         for k in range(classes.shape[0]):
             for i in range(cells):
                 work[i] = classes[k, i]
+                top[i] = classes[k, i]
             t.size = 0
             t.nodes_left = max_nodes
             with nogil:
                 w.masks = work
                 status = build(&w, &o, cells)
                 if status == 0:
-                    status = branch(&w, &o, &t, work, cells, &order[0], threshold)
+                    status = branch(&w, &o, &t, work, top, cells, &order[0], threshold)
             if status < 0:
                 if t.nodes_left >= 0:
                     raise MemoryError()
@@ -510,3 +584,4 @@ def prove(
         free(w.stamp)
         free(t.items)
         free(o.nodes)
+        free(o.value)

@@ -691,9 +691,7 @@ def cmd_best_board(args: argparse.Namespace) -> None:
     if args.prove is not None and args.threshold is not None:
         return prove_best_board(args, lexicon, args.threshold, None)
     if args.prove is not None and (args.dice is not None or args.letters is not None):
-        raise UserError(
-            "--prove: the proof covers every letter of the alphabet, without --dice or --letters"
-        )
+        raise UserError("--prove: the proof covers every letter, not --dice or --letters")
     dice = dice_set(lexicon, args.dice, rows * cols) if args.dice is not None else None
     seconds = args.seconds
     if seconds is None and args.restarts is None:
