@@ -572,16 +572,17 @@ def merge_certificates(parts: list[dict]) -> dict:
 
 
 def write_certificate(certificate: dict, path: Path) -> None:
-    """As JSON (gzip-compressed, reproducibly, when the name ends in .gz)."""
+    """As JSON, atomically (gzip-compressed, reproducibly, when the name ends in .gz)."""
     import gzip
     import json
 
-    text = json.dumps(certificate, indent=0, separators=(",", ":")) + "\n"
+    from lexforge.atomic import atomic_open
+
+    data = (json.dumps(certificate, indent=0, separators=(",", ":")) + "\n").encode("utf-8")
     if path.suffix == ".gz":
-        with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
-            out.write(text.encode("utf-8"))
-    else:
-        path.write_text(text, encoding="utf-8")
+        data = gzip.compress(data, mtime=0)
+    with atomic_open(path, "wb") as out:
+        out.write(data)
 
 
 def read_certificate(path: Path) -> dict:
