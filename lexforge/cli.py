@@ -688,10 +688,12 @@ def cmd_best_board(args: argparse.Namespace) -> None:
     lexicon = load_lexicon(args)
     if args.check is not None:
         return check_proof(args, lexicon)
-    if args.prove is not None and args.threshold is not None:
-        return prove_best_board(args, lexicon, args.threshold, None)
-    if args.prove is not None and (args.dice is not None or args.letters is not None):
-        raise UserError("--prove: the proof covers every letter, not --dice or --letters")
+    if args.prove is not None:
+        if args.dice is not None or args.letters is not None:
+            raise UserError("--prove: the proof covers every letter, not --dice or --letters")
+        space = proof_space(args, lexicon)  # its mistakes before the search
+        if args.threshold is not None:
+            return prove_best_board(args, lexicon, space, args.threshold, None)
     dice = dice_set(lexicon, args.dice, rows * cols) if args.dice is not None else None
     seconds = args.seconds
     if seconds is None and args.restarts is None:
@@ -725,12 +727,13 @@ def cmd_best_board(args: argparse.Namespace) -> None:
         out.write(f"{format_grid(found.grid)}score\t{found.score}\nwords\t{found.words}\n")
 
     if args.prove is not None:
-        return prove_best_board(args, lexicon, found.score, format_grid_line(found.grid))
+        searched = format_grid_line(found.grid)
+        return prove_best_board(args, lexicon, space, found.score, searched)
     columns = ("board", "score", "words")
     answer(args, Answer("best-board", lexicon.name, query, columns, rows_out, summary), text)
 
 
-def proof_space(args: argparse.Namespace, lexicon: Lexicon):  # -> lexforge.boardclass.Space
+def proof_space(args: argparse.Namespace, lexicon: Lexicon) -> Any:  # boardclass.Space
     """The board space of ``--prove``: ``--size``, ``--classes`` (default: by frequency)."""
     from lexforge.boardclass import MAX_PROOF_CELLS, Space, default_classes, parse_classes
 
@@ -745,7 +748,11 @@ def proof_space(args: argparse.Namespace, lexicon: Lexicon):  # -> lexforge.boar
 
 
 def prove_best_board(
-    args: argparse.Namespace, lexicon: Lexicon, threshold: int, searched: str | None
+    args: argparse.Namespace,
+    lexicon: Lexicon,
+    space: Any,  # lexforge.boardclass.Space
+    threshold: int,
+    searched: str | None,
 ) -> None:
     """``--prove CERT``: branch-and-bound over every board at ``threshold`` (the best score
     the search found, or ``--threshold``); the certificate to CERT, the optimum to stdout."""
@@ -753,7 +760,6 @@ def prove_best_board(
 
     from lexforge.boardclass import run_proof, write_certificate
 
-    space = proof_space(args, lexicon)
     started = time.monotonic()
     certificate = run_proof(lexicon, space, threshold, threads=args.threads)
     took = time.monotonic() - started
