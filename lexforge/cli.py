@@ -830,7 +830,10 @@ def check_proof(args: argparse.Namespace, lexicon: Lexicon) -> None:
 
     certificate = read_certificate(Path(args.check))
     started = time.monotonic()
-    verdict = check_certificate(certificate, lexicon, threads=args.threads)
+    try:
+        verdict = check_certificate(certificate, lexicon, threads=args.threads)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        raise UserError(f"certificate {args.check}: malformed ({error!r})") from None
     for note in verdict.notes:
         print(f"lexforge best-board: note: {note}", file=sys.stderr)
     proof_answer(args, lexicon, certificate, None, time.monotonic() - started)

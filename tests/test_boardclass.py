@@ -282,6 +282,11 @@ def test_prove_writes_a_certificate_that_checks(word_list, tmp_path):
     bad = lexforge(*common, "--check", str(cert))
     assert bad.returncode == 1 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "certificate" in bad.stderr, bad.stderr
+    del data["threshold"]
+    cert.write_bytes(gzip.compress(json.dumps(data).encode()))
+    malformed = lexforge(*common, "--check", str(cert))
+    assert malformed.returncode == 1 and malformed.stderr.count("\n") == 1, malformed.stderr
+    assert "malformed" in malformed.stderr
 
 
 @pytest.mark.parametrize(
