@@ -3,11 +3,11 @@ scores more than the best one found, written as a certificate that ``check`` re-
 
 The method is D. Vanderkam's ("A Computational Proof of the Highest-Scoring Boggle Board",
 arXiv 2507.02117, 2025; danvk/hybrid-boggle): a board class gives each cell a set of letters
-and holds every board choosing one of them per cell. Its bound (lexforge._bound: the smaller
-of the max/no-mark and sum/union bounds) is at least the score of each of its boards. The space
-of boards (one letter of the alphabet per cell, as ``best-board`` searches it) is cut into
-top-level classes: each cell takes one class of a partition of the alphabet (corner cells may
-have a partition of their own). A class whose bound is below the threshold (the best score
+and holds every board choosing one of them per cell. Its bound (lexforge._bound: the orderly
+tree's value, or a single board's exact score) is at least the score of each of its boards. The
+space of boards (one letter of the alphabet per cell, as ``best-board`` searches it) is cut
+into top-level classes: each cell takes one class of a partition of the alphabet (corner cells
+may have a partition of their own). A class whose bound is below the threshold (the best score
 known) is eliminated; else its first cell in the split order (most neighbours first) that has
 more than one letter is split into one class per letter, down to single boards, which are
 scored exactly. Top-level classes that a symmetry of the grid maps to a smaller one (in the
