@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from solver_fixtures import ROOT, language
+from solver_fixtures import ROOT
 
 from lexforge.boardclass import (
     Space,
@@ -116,6 +116,6 @@ def test_a_slice_of_the_4x4_proof_runs_on_slurm(tmp_path):
     assert done.returncode == 0, done.stderr[-4000:]
     assert "submitted with SLURM jobid" in done.stderr
     made = read_certificate(tmp_path / "build/proof/enable2k-4x4/certificate-65535-65536.json.gz")
-    lexicon = Lexicon.from_words(ENABLE.read_text("ascii").upper().split(), language("en"))
+    lexicon = lexicon_from_wordlist(ENABLE, "ods", "en", None, None, print, False)
     verdict = check_certificate(made, lexicon)
     assert not verdict.complete and made["stats"]["top_classes_processed"] >= 1
