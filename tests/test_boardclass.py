@@ -95,6 +95,14 @@ def test_every_bound_is_at_least_the_best_board_of_the_class(rows, cols, choices
     assert (found[:, 2] < found[:, 0]).all()
 
 
+def test_the_bounds_of_hybrid_boggles_example_class():
+    """hybrid-boggle's README: ``ibucket_solver`` on this class gives max=9359, sum=106383."""
+    cells = ["LNRSY", "AEIOU", "CHKMPT", "CHKMPT", "AEIOU", "LNRSY", "LNRSY", "AEIOU", "BDFGJVWXZ"]
+    nomark, union, orderly = Bounder(enable(), space(3, 3)).bounds([cells])[0].tolist()
+    assert (nomark, union) == (9359, 106383)
+    assert orderly < nomark // 5
+
+
 def test_a_single_board_bound_is_its_score():
     lexicon = enable()
     rng = random.Random(7)
