@@ -1,4 +1,5 @@
-"""Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, _nodecheck.pyx,
+"""Builds the compiled searches (lexforge/_search.pyx, _scrabble.pyx, the board-class bounds
+_bound.pyx, _nodecheck.pyx,
 _phrase.pyx, _rack.pyx), the crossword pattern scan (_pattern.pyx), normalization's plain
 path (_normalize.pyx), the letter codes of words (_letters.pyx), the anagram index
 (_anagramindex.pyx), the sort of words (_wordsort.pyx), words.tsv's lines (_wordstsv.pyx),
@@ -21,6 +22,9 @@ SEARCH = Extension(
 SCRABBLE = Extension(
     "lexforge._scrabble", ["lexforge/_scrabble.pyx"], extra_compile_args=["-O3", *POPCNT]
 )
+
+# Upper bounds on board classes and the branch-and-bound of the best-board proof.
+BOUND = Extension("lexforge._bound", ["lexforge/_bound.pyx"], extra_compile_args=["-O3", *POPCNT])
 
 # The graph check imports no numpy, so the rack search can run it on a graph it maps without numpy.
 NODECHECK = Extension(
@@ -69,6 +73,7 @@ setup(
     ext_modules=cythonize(
         [
             SEARCH,
+            BOUND,
             SCRABBLE,
             NODECHECK,
             PHRASE,

@@ -688,6 +688,14 @@ def cmd_best_board(args: argparse.Namespace) -> None:
 
     rows, cols = args.size
     lexicon = load_lexicon(args)
+    if args.check is not None:
+        return check_proof(args, lexicon)
+    if args.prove is not None:
+        if args.dice is not None or args.letters is not None:
+            raise UserError("--prove: the proof covers every letter, not --dice or --letters")
+        space = proof_space(args, lexicon)  # its mistakes before the search
+        if args.threshold is not None:
+            return prove_best_board(args, lexicon, space, args.threshold, None)
     dice = dice_set(lexicon, args.dice, rows * cols) if args.dice is not None else None
     seconds = args.seconds
     if seconds is None and args.restarts is None:
@@ -724,8 +732,117 @@ def cmd_best_board(args: argparse.Namespace) -> None:
     def text(out: TextIO) -> None:
         out.write(f"{format_grid(found.grid)}score\t{found.score}\nwords\t{found.words}\n")
 
+    if args.prove is not None:
+        searched = format_grid_line(found.grid)
+        return prove_best_board(args, lexicon, space, found.score, searched)
     columns = ("board", "score", "words")
     answer(args, Answer("best-board", lexicon.name, query, columns, rows_out, summary), text)
+
+
+def proof_space(args: argparse.Namespace, lexicon: Lexicon) -> Any:  # boardclass.Space
+    """The board space of ``--prove``: ``--size``, ``--classes`` (default: by frequency)."""
+    from lexforge.boardclass import MAX_PROOF_CELLS, Space, default_classes, parse_classes
+
+    rows, cols = args.size
+    if rows * cols > MAX_PROOF_CELLS:
+        raise UserError(f"board {rows}×{cols}: --prove takes at most {MAX_PROOF_CELLS} cells")
+    if args.classes is None:
+        classes = corner = default_classes(lexicon)
+    else:
+        classes, corner = parse_classes(args.classes, lexicon)
+    return Space(rows, cols, classes, corner, args.min_length)
+
+
+def prove_best_board(
+    args: argparse.Namespace,
+    lexicon: Lexicon,
+    space: Any,  # lexforge.boardclass.Space
+    threshold: int,
+    searched: str | None,
+) -> None:
+    """``--prove CERT``: branch-and-bound over every board at ``threshold`` (the best score
+    the search found, or ``--threshold``); the certificate to CERT, the optimum to stdout."""
+    import time
+
+    from lexforge.boardclass import run_proof, write_certificate
+
+    started = time.monotonic()
+    certificate = run_proof(lexicon, space, threshold, threads=args.threads)
+    took = time.monotonic() - started
+    certificate["word_list"] = proof_word_list(args)
+    write_certificate(certificate, Path(args.prove))
+    proof_answer(args, lexicon, certificate, searched, took)
+
+
+def proof_word_list(args: argparse.Namespace) -> dict[str, str] | None:
+    """The -d file's name and sha256, for the certificate."""
+    if args.wordlist is None:
+        return None
+    from lexforge.boardclass import file_sha256
+
+    path = Path(args.wordlist)
+    return {"file": path.name, "sha256": file_sha256(path)}
+
+
+def proof_answer(
+    args: argparse.Namespace,
+    lexicon: Lexicon,
+    certificate: dict,
+    searched: str | None,
+    took: float | None,
+) -> None:
+    """The optimum a (made or checked) certificate proves, and its figures."""
+    boards = certificate["boards"]
+    best = boards[0] if boards else None
+    threshold = certificate["threshold"]
+    stats = certificate["stats"]
+    query = {"rows": certificate["rows"], "cols": certificate["cols"], "threshold": threshold}
+    rows_out = [(b["board"], b["score"]) for b in boards]
+    summary = {
+        "proven": best is not None and certificate["range"] == [0, certificate["top_classes"]],
+        "threshold": threshold,
+        "letter_classes": certificate["classes"],
+        "corner_classes": certificate["corner_classes"],
+        **stats,
+    }
+    if searched is not None:
+        summary["searched"] = searched
+    if took is not None:
+        summary["seconds"] = round(took, 1)
+
+    def text(out: TextIO) -> None:
+        if best is None:
+            out.write(f"no board scores {threshold} or more\n")
+        else:
+            out.write(f"best\t{best['board']}\nscore\t{best['score']}\n")
+            out.write(f"boards\t{len(boards)} scoring {threshold} or more (up to symmetry)\n")
+        out.write(f"threshold\t{threshold}\n")
+        out.write(
+            f"classes\t{stats['classes']:,}: {stats['eliminated']:,} eliminated, "
+            f"{stats['split']:,} split, {stats['boards_scored']:,} boards scored\n"
+        )
+        if took is not None:
+            out.write(f"seconds\t{took:.1f}\n")
+
+    columns = ("board", "score")
+    answer(args, Answer("best-board", lexicon.name, query, columns, rows_out, summary), text)
+
+
+def check_proof(args: argparse.Namespace, lexicon: Lexicon) -> None:
+    """``--check CERT``: re-verify a certificate; exit status 1 naming the first problem."""
+    import time
+
+    from lexforge.boardclass import check_certificate, read_certificate
+
+    certificate = read_certificate(Path(args.check))
+    started = time.monotonic()
+    try:
+        verdict = check_certificate(certificate, lexicon, threads=args.threads)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        raise UserError(f"certificate {args.check}: malformed ({error!r})") from None
+    for note in verdict.notes:
+        print(f"lexforge best-board: note: {note}", file=sys.stderr)
+    proof_answer(args, lexicon, certificate, None, time.monotonic() - started)
 
 
 def board_size(text: str) -> tuple[int, int]:
@@ -1477,6 +1594,30 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         type=bounded(1),
         metavar="SCORE",
         help="stop as soon as a board scores SCORE or more (default: run to the limit)",
+    )
+    sub.add_argument(
+        "--prove",
+        metavar="CERT",
+        help="then prove the best board optimal by branch-and-bound over board classes, "
+        "writing the certificate to CERT (JSON; gzip if CERT ends in .gz)",
+    )
+    sub.add_argument(
+        "--threshold",
+        type=bounded(1),
+        metavar="N",
+        help="with --prove: prove against score N instead of searching first",
+    )
+    sub.add_argument(
+        "--classes",
+        metavar="SPEC",
+        help="with --prove: the letter classes of the top-level board classes, e.g. "
+        "'BDFGJQVWXZ AEIOU LNRSY CHKMPT' (', corner:...' for the corners' own) "
+        "(default: 4 classes of equal letter frequency)",
+    )
+    sub.add_argument(
+        "--check",
+        metavar="CERT",
+        help="re-verify the certificate CERT (the same word list) instead of searching",
     )
     seed_option(sub, 0, "board with --restarts")
     length_options(sub, 3)

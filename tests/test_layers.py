@@ -25,10 +25,10 @@ FLOORS: dict[str, set[str]] = {
     },
     "solver": {
         "lexicon", "graph", "verify", "install", "wordlist", "anagramindex", "report", "check",
-        "anagram", "phrase", "grid", "boggle", "ruzzle", "generate", "bestboard",
+        "anagram", "phrase", "grid", "boggle", "ruzzle", "generate", "bestboard", "boardclass",
         "scrabble", "plays", "tiles", "gcg", "game", "players", "endgame", "leaves", "reference",
         "_search", "_scrabble", "_nodecheck", "_pattern", "_phrase", "_rack", "_letters",
-        "_anagramindex", "_wordsort", "_wordstsv",
+        "_anagramindex", "_wordsort", "_wordstsv", "_bound",
     },
     "faces": {
         "answers", "cli", "output", "picture", "completion",
