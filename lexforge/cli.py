@@ -1599,13 +1599,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "--prove",
         metavar="CERT",
         help="then prove the best board optimal by branch-and-bound over board classes, "
-        "writing the certificate to CERT (JSON; gzip if CERT ends in .gz)",
+        "writing the certificate to CERT (JSON; gzip if CERT ends in .gz) (default: no proof)",
     )
     sub.add_argument(
         "--threshold",
         type=bounded(1),
         metavar="N",
-        help="with --prove: prove against score N instead of searching first",
+        help="with --prove: prove against score N instead of searching first "
+        "(default: the best board the search finds)",
     )
     sub.add_argument(
         "--classes",
@@ -1617,7 +1618,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub.add_argument(
         "--check",
         metavar="CERT",
-        help="re-verify the certificate CERT (the same word list) instead of searching",
+        help="re-verify the certificate CERT (the same word list) instead of searching "
+        "(default: none)",
     )
     seed_option(sub, 0, "board with --restarts")
     length_options(sub, 3)
