@@ -416,6 +416,26 @@ cdef int start(Walk* w, const Node[::1] graph, const int64_t[:, ::1] nbr,
     return 0
 
 
+cdef void empty_tree(Orderly* o, int64_t* rank, const int64_t[::1] order) noexcept:
+    """An orderly tree with no nodes yet, splitting the cells in ``order`` (``rank``: each
+    cell's place in it)."""
+    cdef Py_ssize_t i
+    for i in range(order.shape[0]):
+        rank[order[i]] = i
+    o.nodes = NULL
+    o.capacity = 0
+    o.value = NULL
+    o.value_capacity = 0
+    o.rank = rank
+
+
+cdef void release(Walk* w, Orderly* o) noexcept nogil:
+    """Free what ``start`` and the tree's growth allocated."""
+    free(w.stamp)
+    free(o.nodes)
+    free(o.value)
+
+
 cdef check_shape(Py_ssize_t cells, const int64_t[:, ::1] nbr):
     if cells > MAX_CELLS or nbr.shape[0] != cells:
         raise ValueError(f"{cells} cells: at most {MAX_CELLS}, one neighbour row each")
@@ -442,13 +462,7 @@ def bounds(
     out = np.zeros((classes.shape[0], 3), dtype=np.int64)
     cdef int64_t[:, ::1] result = out
     cdef int64_t rank[MAX_CELLS]
-    for i in range(cells):
-        rank[order[i]] = i
-    o.nodes = NULL
-    o.capacity = 0
-    o.value = NULL
-    o.value_capacity = 0
-    o.rank = rank
+    empty_tree(&o, rank, order)
     start(&w, graph, nbr, nbr_count, points, min_length)
     try:
         with nogil:
@@ -462,9 +476,7 @@ def bounds(
         if status < 0:
             raise MemoryError()
     finally:
-        free(w.stamp)
-        free(o.nodes)
-        free(o.value)
+        release(&w, &o)
     return out
 
 
@@ -490,13 +502,7 @@ def tree_bounds(
     cdef int64_t rank[MAX_CELLS]
     if top.shape[0] != cells or order.shape[0] != cells:
         raise ValueError("the top class, the order and the classes differ in cells")
-    for i in range(cells):
-        rank[order[i]] = i
-    o.nodes = NULL
-    o.capacity = 0
-    o.value = NULL
-    o.value_capacity = 0
-    o.rank = rank
+    empty_tree(&o, rank, order)
     start(&w, graph, nbr, nbr_count, points, min_length)
     try:
         with nogil:
@@ -516,9 +522,7 @@ def tree_bounds(
         if status == -2:
             raise ValueError("a class outside the top class")
     finally:
-        free(w.stamp)
-        free(o.nodes)
-        free(o.value)
+        release(&w, &o)
     return out
 
 
@@ -547,16 +551,10 @@ def prove(
     check_shape(cells, nbr)
     if order.shape[0] != cells:
         raise ValueError("the order must list every cell")
-    for i in range(cells):
-        rank[order[i]] = i
     trees = []
     t.items = NULL
     t.capacity = 0
-    o.nodes = NULL
-    o.capacity = 0
-    o.value = NULL
-    o.value_capacity = 0
-    o.rank = rank
+    empty_tree(&o, rank, order)
     start(&w, graph, nbr, nbr_count, points, min_length)
     try:
         for k in range(classes.shape[0]):
@@ -581,7 +579,5 @@ def prove(
             trees.append(out.reshape(-1, 2))
         return trees
     finally:
-        free(w.stamp)
         free(t.items)
-        free(o.nodes)
-        free(o.value)
+        release(&w, &o)
