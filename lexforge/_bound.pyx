@@ -33,17 +33,12 @@ returns their trees; ``bounds`` gives the three bounds of classes, ``tree_bounds
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
+from lexforge._graph cimport Node
 
 import numpy as np
 
 cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long value) nogil
-
-
-cdef packed struct Node:  # one record of lexforge.graph.NODE_DTYPE
-    uint64_t mask
-    int32_t first
-    int32_t word
 
 
 # prove's tree: a (code, value) pair per node, in preorder; a split's children follow it in

@@ -7,6 +7,7 @@ letter graph's nodes built from them (``graph_nodes``) and the letter table's co
 cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
+from lexforge._graph cimport Node
 
 
 cdef extern from "Python.h":
@@ -115,12 +116,6 @@ def letter_tallies(list words, str letters):
         )
     finally:
         free(tallies)
-
-
-cdef packed struct Node:  # one record of lexforge.graph.NODE_DTYPE (little-endian hosts)
-    uint64_t mask
-    int32_t first
-    int32_t word
 
 
 def graph_nodes(const uint8_t[:, ::1] matrix not None, const int32_t[::1] ids not None):

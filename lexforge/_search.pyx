@@ -28,17 +28,12 @@ from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
+from lexforge._graph cimport Node
 
 import numpy as np
 
 cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long value) nogil
-
-
-cdef packed struct Node:  # one record of lexforge.graph.NODE_DTYPE
-    uint64_t mask
-    int32_t first
-    int32_t word
 
 
 cdef struct Board:  # one board's cells, as lexforge.boggle.encode_boards lays them out
