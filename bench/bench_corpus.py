@@ -61,6 +61,7 @@ def make_tree(folder: Path, lexicon: str, shards: int, boards: int) -> Path:
         "puzzles": {"kind": "boggle-4x4", "count": 1},
     }
     (tree / "config/config.yaml").write_text(yaml.safe_dump(config, allow_unicode=True))
+    (tree / "config/languages").symlink_to(ROOT / "config/languages")  # the build's own (ca)
     (tree / "raw").symlink_to(ROOT / "raw")
     subprocess.run(["cp", "-al", str(ROOT / "build"), str(tree / "build")], check=True)
     for leftover in ("corpus", "puzzles", "leaves", "dist", "benchmarks", "logs"):
@@ -138,8 +139,8 @@ def run_workflow(args: argparse.Namespace) -> None:
             rate = total / wall
             base = base or rate
             print(
-                f"{name:<16} {wall:>7.1f} {rate:>9,.0f} {rate / base / jobs:>10.0%}"
-                f" {shard_seconds:>8.1f} {total / shard_seconds:>12,.0f}"
+                f"{name:<16} {wall:>7.1f} {rate:>9,.1f} {rate / base / jobs:>10.0%}"
+                f" {shard_seconds:>8.1f} {total / shard_seconds:>12,.1f}"
             )
 
 
