@@ -1,6 +1,6 @@
 """Short words by the book: the built lexicons against the published and checked lists kept in
 raw/ (FISE-2's two- and three-tile words, the German two-letter words checked against the Duden
-and those judged not playable, the French deny list's English words).
+and those judged not playable, ODS 8's two-letter words, the French deny list's English words).
 
 The lists are read from raw/; the words step does not derive them, and these tests do not
 trust its curation roles: each compares the built words.txt with a list directly.
@@ -86,6 +86,19 @@ def test_german_checked_two_letter_words_in_and_not_playable_out(build_dir, lexi
     words = words_of(build_dir, lexicon)
     assert sorted(checked - words) == []
     assert sorted(refused & words) == []
+
+
+def test_french_two_letter_words_are_ods8s(build_dir):
+    """ODS 8 has 81 two-letter words (the encyclopaedia's count), among them those its editions
+    added (BI EX AA in ODS 1-3, OM TO UD in ODS 6, QI in ODS 8) and not OK (Le Matin, 2019,
+    quoting the ODS editorial committee); fr's two-letter words are exactly the list."""
+    ods = listed(ROOT / "raw/fr/curation/two-letter.txt")
+    assert len(ods) == len(set(ods)) == 81
+    assert {"BI", "EX", "AA", "OM", "TO", "UD", "QI", "VS"} <= set(ods)
+    assert "OK" not in ods
+    stored = as_stored(ods, CONFIG.lexicons["fr"].language)
+    built = {word for word in words_of(build_dir, "fr") if len(word) == 2}
+    assert sorted(built - stored) == [] and sorted(stored - built) == []
 
 
 def test_french_holds_no_listed_english_word_and_holds_mix(build_dir):
