@@ -1185,6 +1185,45 @@ cdef int next_generation(Buffers* buffers, Py_ssize_t nodes) noexcept nogil:
     return 0
 
 
+cdef inline Py_ssize_t extend(
+    Lean* stack,
+    Py_ssize_t n_stack,
+    const Node* graph,
+    const Board* board,
+    const int64_t* nbr,
+    Py_ssize_t n_nbr,
+    const uint64_t* letter_bit,
+    uint64_t mask,
+    int64_t first,
+    uint64_t used,
+    int64_t letters,
+    bint multi,
+) noexcept nogil:
+    """Write on ``stack`` from ``n_stack`` the path ``used`` (of ``letters``, at a node of
+    child letters ``mask`` from ``first``) gone on to each of the ``n_nbr`` cells ``nbr``, and
+    keep (move the top past) those of free cells whose letter continues the node, without a
+    branch but for the further letters of cells if ``multi``; the new top."""
+    cdef Py_ssize_t j
+    cdef int64_t k, child, ok
+    cdef uint64_t bit
+    cdef Lean* top
+    for j in range(n_nbr):
+        k = nbr[j]
+        bit = letter_bit[k]
+        child = first + popcount(mask & (bit - 1))
+        ok = ((mask & bit) != 0) & (((used >> k) & 1) ^ 1) & (<uint64_t>child < board.nodes)
+        if multi and ok and board.length[k] > 1:  # the further letters of a cell (Qu's U)
+            child = walk(graph, child, board, k, 1)
+            ok = child >= 0
+        top = &stack[n_stack]
+        top.used = used | ((<uint64_t>1) << k)
+        top.node = child
+        top.cell = k
+        top.letters = letters + board.length[k]
+        n_stack += ok
+    return n_stack
+
+
 cdef Py_ssize_t board_points(
     const Node* graph,
     const Board* board,
@@ -1212,17 +1251,15 @@ cdef Py_ssize_t board_points(
     """
     cdef Lean in_flight[IN_FLIGHT]
     cdef Lean item
-    cdef Lean* top
     cdef Node node
-    cdef Py_ssize_t head = 0, n_flying = 0, n_stack = 0, found = 0, j, n_nbr
+    cdef Py_ssize_t head = 0, n_flying = 0, n_stack = 0, found = 0
     cdef Py_ssize_t nbr_width = board.nbr_width, cells = board.cells
     # Room for every start cell, and for all of a path's neighbours past the top.
     cdef Py_ssize_t max_stack = (
         buffers.stack_capacity * sizeof(Item) // sizeof(Lean) - max(cells, nbr_width)
     )
-    cdef int64_t cell, k, child, total = 0, last = n_points - 1, letters
-    cdef int64_t is_word, is_new, ok
-    cdef uint64_t bit, mask, used, nodes = board.nodes
+    cdef int64_t cell, child, total = 0, last = n_points - 1, letters, is_word, is_new
+    cdef uint64_t mask, nodes = board.nodes
     cdef uint8_t mark, generation
     cdef Lean* stack = <Lean*>buffers.stack  # room for more of them than of Item
     cdef const int64_t* cell_length = board.length
@@ -1274,23 +1311,13 @@ cdef Py_ssize_t board_points(
         cell = item.cell
         if mask & reach[cell] == 0:
             continue
-        used = item.used
         nbr = board.nbr + cell * nbr_width
-        n_nbr = board.nbr_count[cell]
-        for j in range(n_nbr):
-            k = nbr[j]
-            bit = letter_bit[k]
-            child = node.first + popcount(mask & (bit - 1))
-            ok = ((mask & bit) != 0) & (((used >> k) & 1) ^ 1) & (<uint64_t>child < nodes)
-            if multi and ok and cell_length[k] > 1:  # the further letters of a cell (Qu's U)
-                child = walk(graph, child, board, k, 1)
-                ok = child >= 0
-            top = &stack[n_stack]
-            top.used = used | ((<uint64_t>1) << k)
-            top.node = child
-            top.cell = k
-            top.letters = letters + cell_length[k]
-            n_stack += ok
+        if multi:  # two copies of the loop: the one for boards without Qu has no call in it
+            n_stack = extend(stack, n_stack, graph, board, nbr, board.nbr_count[cell], letter_bit,
+                             node.mask, node.first, item.used, letters, True)
+        else:
+            n_stack = extend(stack, n_stack, graph, board, nbr, board.nbr_count[cell], letter_bit,
+                             node.mask, node.first, item.used, letters, False)
 
 
 # --- the best board: anneal -------------------------------------------------------------------

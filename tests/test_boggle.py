@@ -287,6 +287,43 @@ def test_batch_buffers_grow_for_boards_with_many_words_and_paths():
     ]
 
 
+def test_scores_count_each_word_once_a_board_over_many_boards_in_one_call():
+    """The score-only search counts a word once a board by a mark per graph node, the board's
+    generation (8 bits, every mark cleared once in 255 boards): 700 boards in one call, one
+    working memory, each board and its repeats scored as the listing search finds them."""
+    lex = small_lexicon("en")
+    rng = random.Random(7)
+    distinct = [
+        Grid.from_rows([[rng.choice("EEEAAISSNRTLOPG") for _ in range(4)] for _ in range(4)])
+        for _ in range(10)
+    ]
+    grids = [distinct[i % 10] for i in range(700)]  # a board's words again after 255 boards
+    listed = [boggle.solve(lex, grid) for grid in distinct]
+    expected = [(sum(w.score for w in words), len(words)) for words in listed]
+    assert min(count for _, count in expected) > 5
+    arrays = boggle.encode_boards(lex, grids, 8).chunk(0, len(grids))
+    totals, counts = boggle.boggle_scores(lex.graph, *arrays, 3, boggle.POINTS_TABLE)
+    assert list(zip(totals.tolist(), counts.tolist(), strict=True)) == expected * 70
+
+
+def test_score_only_search_refuses_cells_of_more_than_64_letters():
+    lex = lexicon("CHAT")
+    boards = boggle.encode_boards(lex, [Grid.from_rows([["C", "H"], ["A", "T"]])], 8)
+    letters = np.zeros((4, 65), np.int64)
+    letters[:, :1] = boards.cell_letters[:, :1]
+    with pytest.raises(ValueError, match="a cell of at most 64 letters"):
+        boggle.boggle_scores(
+            lex.graph,
+            boards.board_start,
+            letters,
+            np.ones(4, np.int64),
+            boards.nbr,
+            boards.nbr_count,
+            3,
+            boggle.POINTS_TABLE,
+        )
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_batch_words_are_untracked_tuples_sharing_one_str_a_word(threads):
     """Each board's words come back as a tuple that the garbage collector leaves untracked, as
