@@ -1200,9 +1200,10 @@ cdef inline Py_ssize_t extend(
     bint multi,
 ) noexcept nogil:
     """Write on ``stack`` from ``n_stack`` the path ``used`` (of ``letters``, at a node of
-    child letters ``mask`` from ``first``) gone on to each of the ``n_nbr`` cells ``nbr``, and
-    keep (move the top past) those of free cells whose letter continues the node, without a
-    branch but for the further letters of cells if ``multi``; the new top."""
+    child letters ``mask`` from ``first``, every child in the graph) gone on to each of the
+    ``n_nbr`` cells ``nbr``, and keep (move the top past) those of free cells whose letter
+    continues the node, without a branch but for the further letters of cells if ``multi``
+    (else every cell has one letter); the new top."""
     cdef Py_ssize_t j
     cdef int64_t k, child, ok
     cdef uint64_t bit
@@ -1211,7 +1212,7 @@ cdef inline Py_ssize_t extend(
         k = nbr[j]
         bit = letter_bit[k]
         child = first + popcount(mask & (bit - 1))
-        ok = ((mask & bit) != 0) & (((used >> k) & 1) ^ 1) & (<uint64_t>child < board.nodes)
+        ok = ((mask & bit) != 0) & (((used >> k) & 1) ^ 1)
         if multi and ok and board.length[k] > 1:  # the further letters of a cell (Qu's U)
             child = walk(graph, child, board, k, 1)
             ok = child >= 0
@@ -1219,7 +1220,7 @@ cdef inline Py_ssize_t extend(
         top.used = used | ((<uint64_t>1) << k)
         top.node = child
         top.cell = k
-        top.letters = letters + board.length[k]
+        top.letters = letters + (board.length[k] if multi else 1)
         n_stack += ok
     return n_stack
 
@@ -1245,7 +1246,8 @@ cdef Py_ssize_t board_points(
     * a path goes on to each neighbour cell without a branch: every neighbour's path is
       written on the stack, and kept (the stack top moved past it) if the cell is free and its
       letter continues the node;
-    * a node none of whose child letters lies around its cell is not extended at all.
+    * a node none of whose child letters lies around its cell is not extended at all; nor,
+      in a graph not checked, one whose children are not all in the graph.
 
     A path is 16 bytes (``Lean``): no steps, no sort keys, nothing to spell.
     """
@@ -1309,7 +1311,8 @@ cdef Py_ssize_t board_points(
         total += points[min(letters, last)] & -is_new
         mask = node.mask
         cell = item.cell
-        if mask & reach[cell] == 0:
+        # No neighbour's letter continues the node, or (an unchecked graph) a child is off it.
+        if mask & reach[cell] == 0 or <uint64_t>node.first + popcount(mask) > nodes:
             continue
         nbr = board.nbr + cell * nbr_width
         if multi:  # two copies of the loop: the one for boards without Qu has no call in it
