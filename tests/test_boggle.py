@@ -214,6 +214,8 @@ def test_fast_path_matches_both_oracles(code):
             assert_valid_path(grid, found.word, found.path, adjacency)
         batch = boggle.solve_batch(lex, [grid], min_length=min_length, adjacency=adjacency)
         assert batch == [tuple(w.word for w in fast)]
+        scores = boggle.score_batch(lex, [grid], min_length=min_length, adjacency=adjacency)
+        assert scores == [(sum(w.score for w in fast), len(fast))]
 
     check()
 
