@@ -13,8 +13,9 @@ order from ``first``, so the child for a letter is ``first + popcount(mask & (bi
   made in C: building them in Python took most of a 10×10 Ruzzle board's time).
 * ``boggle_words`` finds only the words of many boards (see ``board_words``: their partial
   paths extended in any order, their graph nodes prefetched), each board's as a list of
-  ``str``; ``boggle_scores`` only their total scores and word counts (nothing sorted or
-  spelled).
+  ``str``; ``boggle_scores`` only their total scores and word counts (``board_points``: the
+  same kind of walk, without branches where dense boards mispredict them; nothing sorted or
+  spelled). ``anneal`` scores its boards with it.
 
 They release the GIL while they search, so ``lexforge.boggle.solve_batch`` runs them on all cores
 in threads. The plain-Python searches of lexforge.reference are the oracle they are tested against.
@@ -1080,9 +1081,9 @@ def boggle_scores(
     int64_t min_length,
     const int64_t[::1] points,
 ):
-    """The score-only search of consecutive boards (of at most 64 cells): the same walk as
-    ``boggle_words``, but nothing is sorted or spelled. A word of ``n`` letters scores
-    ``points[min(n, len - 1)]``.
+    """The score-only search of consecutive boards (of at most 64 cells, of at most 64
+    letters each): ``board_points``, a walk like ``boggle_words``' where nothing is kept, sorted
+    or spelled. A word of ``n`` letters scores ``points[min(n, len - 1)]``.
 
     Returns ``(totals, counts)``: each board's total score and number of distinct words.
     """
