@@ -13,8 +13,9 @@ order from ``first``, so the child for a letter is ``first + popcount(mask & (bi
   made in C: building them in Python took most of a 10×10 Ruzzle board's time).
 * ``boggle_words`` finds only the words of many boards (see ``board_words``: their partial
   paths extended in any order, their graph nodes prefetched), each board's as a list of
-  ``str``; ``boggle_scores`` only their total scores and word counts (nothing sorted or
-  spelled).
+  ``str``; ``boggle_scores`` only their total scores and word counts (``board_points``: the
+  same kind of walk, without branches where dense boards mispredict them; nothing sorted or
+  spelled). ``anneal`` scores its boards with it.
 
 They release the GIL while they search, so ``lexforge.boggle.solve_batch`` runs them on all cores
 in threads. The plain-Python searches of lexforge.reference are the oracle they are tested against.
@@ -25,7 +26,7 @@ from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.list cimport PyList_New
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
 from lexforge._graph cimport Node
@@ -535,10 +536,15 @@ cdef struct Buffers:  # board_words' working memory, reused from board to board
     Py_ssize_t stack_capacity
     uint64_t* by_letter  # cells × 64: the neighbours of a cell whose first letter is the index
     uint64_t* reach  # one entry per cell: the first letters of its neighbours, as bits
+    uint64_t* letter_bit  # board_points: one entry per cell, its first letter as a bit
+    uint8_t* marks  # board_points: per graph node, the generation of the last board to count it
+    Py_ssize_t mark_nodes
+    uint8_t generation
 
 
 cdef enum:
     IN_FLIGHT = 16  # paths whose graph node is being fetched while others are extended
+    MAX_CELL_LETTERS = 64  # of a cell board_points scores: a path's letters fit 16 bits
     BUFFERS_FULL = -1
     OUT_OF_MEMORY = -2
 
@@ -607,7 +613,8 @@ cdef int init_buffers(Buffers* buffers, Py_ssize_t most_cells, Py_ssize_t width)
         return -1
     buffers.by_letter = <uint64_t*>malloc(most_cells * 64 * sizeof(uint64_t))
     buffers.reach = <uint64_t*>malloc(most_cells * sizeof(uint64_t))
-    if buffers.by_letter == NULL or buffers.reach == NULL:
+    buffers.letter_bit = <uint64_t*>malloc(most_cells * sizeof(uint64_t))
+    if buffers.by_letter == NULL or buffers.reach == NULL or buffers.letter_bit == NULL:
         return -1
     if set_capacity(buffers, 512) < 0:  # words per board
         return -1
@@ -649,6 +656,8 @@ cdef void free_buffers(Buffers* buffers) noexcept nogil:
     free(buffers.stack)
     free(buffers.by_letter)
     free(buffers.reach)
+    free(buffers.letter_bit)
+    free(buffers.marks)
 
 
 cdef struct NewWord:  # a word first found in the current stretch, spelled in Chunk.text
@@ -890,7 +899,7 @@ cdef int solve_boards(
     for board in range(n_boards):
         cells = board_of_chunk(all_cells, board_start, board)
         while True:  # retry the board with more room if the buffers could not hold it
-            n_keys = board_words(graph, &cells, min_length, buffers, True)
+            n_keys = board_words(graph, &cells, min_length, buffers)
             if n_keys >= 0:
                 break
             if make_room(buffers) < 0:
@@ -956,7 +965,7 @@ cdef void index_neighbours(const Board* board, Buffers* buffers) noexcept nogil:
 
 
 cdef Py_ssize_t board_words(
-    const Node* graph, const Board* board, int64_t min_length, Buffers* buffers, bint with_paths
+    const Node* graph, const Board* board, int64_t min_length, Buffers* buffers
 ) noexcept nogil:
 
     """The lean search of one board (at most 64 cells): nothing but its words.
@@ -969,9 +978,9 @@ cdef Py_ssize_t board_words(
     continue its word and lie around its cell (``by_letter``), not at every neighbour.
 
     Writes the Worddle sort key ``(−letters, node)`` of each word found into ``buffers.keys``
-    (once: ``slots`` is a hash set of the nodes found), and if ``with_paths`` the last step of
-    a path spelling it (``buffers.steps`` links each step to the one before). Returns the
-    number of words, or BUFFERS_FULL.
+    (once: ``slots`` is a hash set of the nodes found), and the last step of a path spelling
+    it (``buffers.steps`` links each step to the one before). Returns the number of words, or
+    BUFFERS_FULL. (Scores alone: ``board_points``.)
     """
     cdef Item in_flight[IN_FLIGHT]
     cdef Item item
@@ -1013,13 +1022,12 @@ cdef Py_ssize_t board_words(
         item = in_flight[head]
         head = (head + 1) & (IN_FLIGHT - 1)
         n_flying -= 1
-        if with_paths:
-            if n_steps == max_steps:
-                return BUFFERS_FULL
-            steps[n_steps].cell = item.cell
-            steps[n_steps].parent = item.step
-            item.step = n_steps
-            n_steps += 1
+        if n_steps == max_steps:
+            return BUFFERS_FULL
+        steps[n_steps].cell = item.cell
+        steps[n_steps].parent = item.step
+        item.step = n_steps
+        n_steps += 1
         node = graph[item.node]
         if node.word >= 0 and item.letters >= min_length:
             slot = hash_slot(item.node, table_mask)
@@ -1073,9 +1081,9 @@ def boggle_scores(
     int64_t min_length,
     const int64_t[::1] points,
 ):
-    """The score-only search of consecutive boards (of at most 64 cells): the same walk as
-    ``boggle_words``, but nothing is sorted or spelled. A word of ``n`` letters scores
-    ``points[min(n, len - 1)]``.
+    """The score-only search of consecutive boards (of at most 64 cells, of at most 64
+    letters each): ``board_points``, a walk like ``boggle_words``' where nothing is kept, sorted
+    or spelled. A word of ``n`` letters scores ``points[min(n, len - 1)]``.
 
     Returns ``(totals, counts)``: each board's total score and number of distinct words.
     """
@@ -1084,6 +1092,8 @@ def boggle_scores(
     cdef Py_ssize_t most_cells = check_chunk(&all_cells, board_start)
     if points.shape[0] == 0:
         raise ValueError("points needs at least one entry")
+    if all_cells.width > MAX_CELL_LETTERS:
+        raise ValueError(f"a cell of at most {MAX_CELL_LETTERS} letters")
     totals = np.zeros(n_boards, np.int64)
     counts = np.zeros(n_boards, np.int64)
     cdef int64_t[::1] totals_view = totals, counts_view = counts
@@ -1142,19 +1152,176 @@ cdef int64_t board_score(
     int64_t* words,
 ) noexcept nogil:
     """The total score of one board (its number of words in ``words``); -1 out of memory."""
-    cdef Py_ssize_t rank, n_keys
-    cdef int64_t letters, total = 0
+    cdef int64_t total
     while True:  # retry the board with more room if the buffers could not hold it
-        n_keys = board_words(graph, board, min_length, buffers, False)
-        if n_keys >= 0:
-            break
-        if make_room(buffers) < 0:
+        words[0] = board_points(graph, board, min_length, points, n_points, buffers, &total)
+        if words[0] >= 0:
+            return total
+        if words[0] == OUT_OF_MEMORY or make_room(buffers) < 0:
             return -1
-    for rank in range(n_keys):
-        letters = MAX_SORT_LENGTH - (buffers.keys[rank].key >> LENGTH_SHIFT)
-        total += points[min(letters, n_points - 1)]
-    words[0] = n_keys
-    return total
+
+
+cdef struct Lean:  # a partial path waiting to be extended by board_points
+    uint64_t used  # its cells, as bits
+    int32_t node
+    int16_t cell
+    int16_t letters
+
+
+cdef int next_generation(Buffers* buffers, Py_ssize_t nodes) noexcept nogil:
+    """Make ``buffers.marks`` ready for a new board of a graph of ``nodes`` nodes: the next
+    generation (every mark cleared once in 255 boards, when the count runs out); 0, or -1 out
+    of memory."""
+    if buffers.mark_nodes < nodes:
+        free(buffers.marks)
+        buffers.marks = <uint8_t*>calloc(nodes, 1)
+        buffers.mark_nodes = nodes if buffers.marks != NULL else 0
+        buffers.generation = 0
+        if buffers.marks == NULL:
+            return -1
+    if buffers.generation == 255:
+        memset(buffers.marks, 0, buffers.mark_nodes)
+        buffers.generation = 0
+    buffers.generation += 1
+    return 0
+
+
+cdef inline Py_ssize_t extend(
+    Lean* stack,
+    Py_ssize_t n_stack,
+    const Node* graph,
+    const Board* board,
+    const int64_t* nbr,
+    Py_ssize_t n_nbr,
+    const uint64_t* letter_bit,
+    uint64_t mask,
+    int64_t first,
+    uint64_t used,
+    int64_t letters,
+    bint multi,
+) noexcept nogil:
+    """Write on ``stack`` from ``n_stack`` the path ``used`` (of ``letters``, at a node of
+    child letters ``mask`` from ``first``, every child in the graph) gone on to each of the
+    ``n_nbr`` cells ``nbr``, and keep (move the top past) those of free cells whose letter
+    continues the node, without a branch but for the further letters of cells if ``multi``
+    (else every cell has one letter); the new top."""
+    cdef Py_ssize_t j
+    cdef int64_t k, child, ok
+    cdef uint64_t bit
+    cdef Lean* top
+    for j in range(n_nbr):
+        k = nbr[j]
+        bit = letter_bit[k]
+        child = first + popcount(mask & (bit - 1))
+        ok = ((mask & bit) != 0) & (((used >> k) & 1) ^ 1)
+        if multi and ok and board.length[k] > 1:  # the further letters of a cell (Qu's U)
+            child = walk(graph, child, board, k, 1)
+            ok = child >= 0
+        top = &stack[n_stack]
+        top.used = used | ((<uint64_t>1) << k)
+        top.node = child
+        top.cell = k
+        top.letters = letters + (board.length[k] if multi else 1)
+        n_stack += ok
+    return n_stack
+
+
+cdef Py_ssize_t board_points(
+    const Node* graph,
+    const Board* board,
+    int64_t min_length,
+    const int64_t* points,
+    Py_ssize_t n_points,
+    Buffers* buffers,
+    int64_t* score,
+) noexcept nogil:
+    """The score-only search of one board (at most 64 cells): its number of distinct words,
+    their total score in ``score``; BUFFERS_FULL if the stack is too small, OUT_OF_MEMORY.
+
+    ``board_words``' walk (paths waiting on a stack, each graph node prefetched ``IN_FLIGHT``
+    paths before it is read), made for the dense boards of the best-board search, where a path
+    goes on in many ways and a mispredicted branch costs more than the instructions it skips:
+
+    * a word is counted once by a mark per graph node (the board's generation in
+      ``buffers.marks``), tested and set without a branch: no hash set to probe or clear;
+    * a path goes on to each neighbour cell without a branch: every neighbour's path is
+      written on the stack, and kept (the stack top moved past it) if the cell is free and its
+      letter continues the node;
+    * a node none of whose child letters lies around its cell is not extended at all; nor,
+      in a graph not checked, one whose children are not all in the graph.
+
+    A path is 16 bytes (``Lean``): no steps, no sort keys, nothing to spell.
+    """
+    cdef Lean in_flight[IN_FLIGHT]
+    cdef Lean item
+    cdef Node node
+    cdef Py_ssize_t head = 0, n_flying = 0, n_stack = 0, found = 0
+    cdef Py_ssize_t nbr_width = board.nbr_width, cells = board.cells
+    # Room for every start cell, and for all of a path's neighbours past the top.
+    cdef Py_ssize_t max_stack = (
+        buffers.stack_capacity * sizeof(Item) // sizeof(Lean) - max(cells, nbr_width)
+    )
+    cdef int64_t cell, child, total = 0, last = n_points - 1, letters, is_word, is_new
+    cdef uint64_t mask, nodes = board.nodes
+    cdef uint8_t mark, generation
+    cdef Lean* stack = <Lean*>buffers.stack  # room for more of them than of Item
+    cdef const int64_t* cell_length = board.length
+    cdef const int64_t* nbr
+    cdef uint64_t* letter_bit = buffers.letter_bit
+    cdef uint64_t* reach = buffers.reach
+    cdef uint8_t* marks
+    cdef bint multi = False  # a cell of more than one letter (Qu)
+    if next_generation(buffers, nodes) < 0:
+        return OUT_OF_MEMORY
+    generation = buffers.generation
+    marks = buffers.marks
+    for cell in range(cells):
+        letter_bit[cell] = first_letter_bit(board, cell)
+        multi |= cell_length[cell] > 1
+    fill_reach(board, reach)
+    for cell in range(cells - 1, -1, -1):  # the start cells, first cell on top
+        child = walk(graph, ROOT, board, cell)
+        if child >= 0:
+            stack[n_stack].used = (<uint64_t>1) << cell
+            stack[n_stack].node = child
+            stack[n_stack].cell = cell
+            stack[n_stack].letters = cell_length[cell]
+            n_stack += 1
+    while True:
+        while n_flying < IN_FLIGHT and n_stack > 0:
+            n_stack -= 1
+            prefetch(&graph[stack[n_stack].node])
+            prefetch(&marks[stack[n_stack].node])
+            in_flight[(head + n_flying) & (IN_FLIGHT - 1)] = stack[n_stack]
+            n_flying += 1
+        if n_flying == 0:
+            score[0] = total
+            return found
+        if n_stack >= max_stack:
+            return BUFFERS_FULL
+        item = in_flight[head]
+        head = (head + 1) & (IN_FLIGHT - 1)
+        n_flying -= 1
+        node = graph[item.node]
+        letters = item.letters
+        is_word = (node.word >= 0) & (letters >= min_length)
+        mark = marks[item.node]
+        is_new = is_word & (mark != generation)
+        marks[item.node] = generation if is_word else mark
+        found += is_new
+        total += points[min(letters, last)] & -is_new
+        mask = node.mask
+        cell = item.cell
+        # No neighbour's letter continues the node, or (an unchecked graph) a child is off it.
+        if mask & reach[cell] == 0 or <uint64_t>node.first + popcount(mask) > nodes:
+            continue
+        nbr = board.nbr + cell * nbr_width
+        if multi:  # two copies of the loop: the one for boards without Qu has no call in it
+            n_stack = extend(stack, n_stack, graph, board, nbr, board.nbr_count[cell], letter_bit,
+                             node.mask, node.first, item.used, letters, True)
+        else:
+            n_stack = extend(stack, n_stack, graph, board, nbr, board.nbr_count[cell], letter_bit,
+                             node.mask, node.first, item.used, letters, False)
 
 
 # --- the best board: anneal -------------------------------------------------------------------
@@ -1303,6 +1470,8 @@ def anneal(
     n_tokens = token_len.shape[0]
     if cells < 1 or cells > 64:
         raise ValueError("a board of 1 to 64 cells")
+    if token_letters.shape[1] > MAX_CELL_LETTERS:
+        raise ValueError(f"a token of at most {MAX_CELL_LETTERS} letters")
     if (dice.shape[0] != n_chains or dice.shape[1] != cells or scores.shape[0] != n_chains
             or steps.shape[0] != n_chains or rng.shape[0] != n_chains
             or best_tokens.shape[0] != n_chains or best_tokens.shape[1] != cells

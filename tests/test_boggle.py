@@ -214,6 +214,8 @@ def test_fast_path_matches_both_oracles(code):
             assert_valid_path(grid, found.word, found.path, adjacency)
         batch = boggle.solve_batch(lex, [grid], min_length=min_length, adjacency=adjacency)
         assert batch == [tuple(w.word for w in fast)]
+        scores = boggle.score_batch(lex, [grid], min_length=min_length, adjacency=adjacency)
+        assert scores == [(sum(w.score for w in fast), len(fast))]
 
     check()
 
@@ -285,6 +287,47 @@ def test_batch_buffers_grow_for_boards_with_many_words_and_paths():
     assert boggle.score_batch(lex, boards, threads=1) == [
         (sum(boggle.boggle_score(word) for word in words), len(words)) for words in expected
     ]
+
+
+def test_scores_count_each_word_once_a_board_over_many_boards_in_one_call():
+    """The score-only search counts a word once a board by a mark per graph node, the board's
+    generation (8 bits, every mark cleared when they run out, once in 255 boards): in one
+    call (one working memory), a board scored again exactly 255 boards later, when its marks
+    carry the generation come round again, and 10 boards in turn over many generations, each
+    as the listing search finds it."""
+    lex = small_lexicon("en")
+    rng = random.Random(7)
+    distinct = [
+        Grid.from_rows([[rng.choice("EEEAAISSNRTLOPG") for _ in range(4)] for _ in range(4)])
+        for _ in range(10)
+    ]
+    quiet = Grid.from_rows([["J"] * 4] * 4)  # no word
+    grids = [distinct[0], *[quiet] * 254, distinct[0], *distinct * 60]
+    listed = [boggle.solve(lex, grid) for grid in distinct]
+    scored = [(sum(w.score for w in words), len(words)) for words in listed]
+    assert min(count for _, count in scored) > 5 and boggle.solve(lex, quiet) == []
+    expected = [scored[0], *[(0, 0)] * 254, scored[0], *scored * 60]
+    arrays = boggle.encode_boards(lex, grids, 8).chunk(0, len(grids))
+    totals, counts = boggle.boggle_scores(lex.graph, *arrays, 3, boggle.POINTS_TABLE)
+    assert list(zip(totals.tolist(), counts.tolist(), strict=True)) == expected
+
+
+def test_score_only_search_refuses_cells_of_more_than_64_letters():
+    lex = lexicon("CHAT")
+    boards = boggle.encode_boards(lex, [Grid.from_rows([["C", "H"], ["A", "T"]])], 8)
+    letters = np.zeros((4, 65), np.int64)
+    letters[:, :1] = boards.cell_letters[:, :1]
+    with pytest.raises(ValueError, match="a cell of at most 64 letters"):
+        boggle.boggle_scores(
+            lex.graph,
+            boards.board_start,
+            letters,
+            np.ones(4, np.int64),
+            boards.nbr,
+            boards.nbr_count,
+            3,
+            boggle.POINTS_TABLE,
+        )
 
 
 @pytest.mark.parametrize("threads", [1, 2])
