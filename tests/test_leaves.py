@@ -400,7 +400,7 @@ def test_the_training_player_is_configured_in_one_line(tmp_path):
     with pytest.raises(UserError, match="leaves/player_leaves: the values the equity player"):
         leaves_config({"lexicons": ["en"], "player": "equity"}, build)
     with pytest.raises(UserError, match="leaves/player_leaves"):
-        leaves_config({"lexicons": ["en"], "player_leaves": "leaves/gen1/{lexicon}.json.gz"}, build)
+        leaves_config({"lexicons": ["en"], "player_leaves": "leaves/{lexicon}.json.gz"}, build)
     config = leaves_config({"lexicons": ["en"]}, build)
     lexicon = small_lexicon("en")
     with pytest.raises(UserError, match="player greedy: --player-leaves gives the equity"):
