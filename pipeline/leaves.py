@@ -9,23 +9,23 @@
         --holdout build/work/en/leaves/holdout.json SHARD.json...
 
 Game ``i`` of a lexicon has its own seed (``game_seed``: a digest of the configured seed, the
-lexicon and ``i``); shard ``s`` plays games ``s·n … s·n + n − 1`` (``n`` games per shard),
-the configured player against itself (lexforge.players). The held-out shard plays games of other seeds (the
-lexicon's name + ``/holdout``), never used for learning. Each turn played from a full rack after
-which the player draws a full rack again gives its rack and the value of its best play, and
-every leave the rack holds — each sub-multiset of up to six tiles, the empty one too — is
-credited with that value: a leave's mean is the expected best-play value of a rack holding
+lexicon and ``i``); shard ``s`` plays games ``s·n … s·n + n − 1`` (``n`` games per shard), the
+configured player against itself (lexforge.players). The held-out shard plays games of other
+seeds (the lexicon's name + ``/holdout``), never used for learning. Each turn played from a full
+rack after which the player draws a full rack again gives its rack and the value of its best
+play, and every leave the rack holds — each sub-multiset of up to six tiles, the empty one too —
+is credited with that value: a leave's mean is the expected best-play value of a rack holding
 it, the target of wolges' leave generation (``lab/leavegen.txt``: "each leave's value is the
-average of the best-play values of the fuller racks that contain it", shifted so that the
-empty leave is worth 0; lexforge.leaves). The games are greedy's (the best play's value: its
-score; an exchange 0), or, for a next generation (``player: equity``), the equity player's
-with the values of ``player_leaves`` (the best play's value: its equity, score + leave value
-with those values, rounded to a whole point — wolges' "sum of the best-play equities seen for
-[the rack]"; the endgame not searched: no turn with the bag empty is counted). A shard writes,
-per leave, the count, Σ value and Σ value² as whole numbers, so the merge — a sum, then the fit
-— depends on the games alone: 2 shards of 500 games and 4 of 250 give the same leaves.json.gz,
-byte for byte (the manifest beside it records the shard count). The merge also
-measures the values on the held-out games (the prediction's error against the mean's).
+average of the best-play values of the fuller racks that contain it", shifted so that the empty
+leave is worth 0; lexforge.leaves). The games are greedy's (the best play's value: its score; an
+exchange 0), or, for a next generation (``player: equity``), the equity player's with the values
+of ``player_leaves`` (the best play's value: its equity, score + leave value with those values,
+rounded to a whole point — wolges' "sum of the best-play equities seen for [the rack]"; the
+endgame not searched: no turn with the bag empty is counted). A shard writes, per leave, the
+count, Σ value and Σ value² as whole numbers, so the merge — a sum, then the fit — depends on
+the games alone: 2 shards of 500 games and 4 of 250 give the same leaves.json.gz, byte for byte
+(the manifest beside it records the shard count). The merge also measures the values on the
+held-out games (the prediction's error against the mean's).
 """
 
 from __future__ import annotations
