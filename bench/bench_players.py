@@ -1,17 +1,23 @@
 """Strength of the Scrabble players by self-play: two players, seats alternating, seeded games.
 
-Players (lexforge.players): ``greedy``, ``equity`` (leave values, the endgame searched),
-``equity-static`` (the equity player without the endgame search: the best score once the bag
-is empty, as before the search existed) and ``simulation`` (``--samples`` deals a turn, or
+Players (lexforge.players): ``greedy``, ``equity`` (leave values, the endgame searched; with
+``--adjust``'s corrections, default none), ``equity-static`` (the equity player without the
+endgame search: the best score once the bag is empty, as before the search existed) and
+``simulation`` (``--samples`` deals a turn, or
 ``--seconds`` a turn; ``--plies``, ``--candidates``). Prints each player's wins with the 95 %
 Wilson interval, mean score and spread, and the time per game; ``--seed S`` plays seeds S,
 S+1, … (a run splits between processes by seed ranges). Leave values: ``--leaves`` (default:
 the lexicon's learned values); ``--opponent-leaves`` gives the second player others, so that
-one kind can play itself with two sets of values.
+one kind can play itself with two sets of values. ``--adjust`` (``opening``, ``pre-endgame``,
+``endgame``, comma-separated, or ``all``) gives the first player's equity the static
+corrections (lexforge.players.Adjusters), ``--opponent-adjust`` the second's (default none:
+today's plain equity player), so that each is measured alone.
 
     python bench/bench_players.py --lexicon en --players simulation,equity --games 200
     python bench/bench_players.py --lexicon en --players equity,equity --games 1000 \
         --opponent-leaves bench/leaves-linear-en.json
+    python bench/bench_players.py --lexicon en --players equity,equity --games 1000 \
+        --adjust pre-endgame --opponent-adjust none
 """
 
 from __future__ import annotations
@@ -20,19 +26,20 @@ import argparse
 import statistics
 import time
 
+from lexforge.errors import UserError
 from lexforge.game import play_game, wilson
 from lexforge.leaves import LeaveTable, check_leaves, default_leaves, load_leaves
 from lexforge.lexicon import Lexicon
-from lexforge.players import Equity, Greedy, Simulation
+from lexforge.players import Adjusters, Equity, Greedy, Simulation
 
 
-def make(kind: str, leaves, args: argparse.Namespace, seed: int, name: str):
+def make(kind: str, leaves, adjust: Adjusters, args: argparse.Namespace, seed: int, name: str):
     if kind == "greedy":
         return Greedy(name)
     if kind == "equity":
-        return Equity(name, leaves)
+        return Equity(name, leaves, adjust=adjust)
     if kind == "equity-static":
-        return Equity(name, leaves, endgame_positions=0)
+        return Equity(name, leaves, endgame_positions=0, adjust=adjust)
     if kind == "simulation":
         return Simulation(
             name,
@@ -60,7 +67,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help="simulation seconds a turn (not --samples)")
     parser.add_argument("--plies", type=int, default=2, help="simulation plies: 2 or 3")
     parser.add_argument("--candidates", type=int, default=8, help="simulation candidates")
+    parser.add_argument("--adjust", default="none", help="the first player's equity corrections")
+    parser.add_argument("--opponent-adjust", default="none", help="the second player's")
     args = parser.parse_args()
+    try:
+        adjust = [Adjusters.parse(args.adjust), Adjusters.parse(args.opponent_adjust)]
+    except UserError as error:
+        raise SystemExit(f"bench_players: {error}") from None
     lexicon = Lexicon.open(args.lexicon)
     leaves = [load_leaves(args.leaves) if args.leaves else default_leaves(lexicon)] * 2
     if args.opponent_leaves:
@@ -70,15 +83,20 @@ def main() -> None:
             check_leaves(given, lexicon.language, path)
     leaves = [given or LeaveTable({}) for given in leaves]
     kinds = args.players.split(",")
-    if len(kinds) != 2 or (kinds[0] == kinds[1] and not args.opponent_leaves):
-        raise SystemExit("bench_players: --players takes two kinds (the same: --opponent-leaves)")
+    same = args.opponent_leaves or adjust[0] != adjust[1]
+    if len(kinds) != 2 or (kinds[0] == kinds[1] and not same):
+        raise SystemExit(
+            "bench_players: --players takes two kinds (the same: --opponent-leaves or --adjust)"
+        )
     names = kinds
     if kinds[0] == kinds[1]:
-        names = [f"{kinds[0]} (--leaves)", f"{kinds[1]} (--opponent-leaves)"]
+        names = [f"{kinds[0]} (first)", f"{kinds[1]} (second)"]
     wins, scores, spreads, times = [0.0, 0.0], [[], []], [], []
     for i in range(args.games):
         seats = [0, 1] if i % 2 == 0 else [1, 0]  # seats[k]: the player moving k-th
-        players = [make(kinds[s], leaves[s], args, args.seed + i, names[s]) for s in seats]
+        players = [
+            make(kinds[s], leaves[s], adjust[s], args, args.seed + i, names[s]) for s in seats
+        ]
         start = time.perf_counter()
         result = play_game(lexicon, players, args.seed + i)
         times.append(time.perf_counter() - start)

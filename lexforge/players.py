@@ -9,6 +9,8 @@ and ``human``.
   to moves, in the generator's order. With the bag empty and one opponent, the tiles no one has
   seen are the opponent's rack: it plays the first turn of lexforge.endgame's best line,
   searched within a budget of positions (so the same game comes out of the same seed).
+  ``Adjusters`` add the static players' corrections of strong engines to score + leave, each
+  switchable: the opening's vowel placement, the pre-endgame timing, the static endgame.
 * ``simulation`` takes the equity player's best candidates (and its best exchange, or a pass)
   and plays each on the same deals of the unseen tiles (the opponent's rack, then the bag our
   draw comes from), two plies ahead as Quackle and Macondo do — the candidate's equity less
@@ -79,16 +81,64 @@ PRUNE_Z = 2.58  # a candidate goes when this many standard errors below the best
 PRE_ENDGAME_POSITIONS = 300  # the endgame search's budget when a candidate empties the bag
 
 
+#: Quackle's pre-endgame timing (libquackle catchall.cpp, ``CatchallEvaluator``; Macondo's
+#: default ``preEndgameAdjustmentValues`` alike): the equity a tile play gains by the tiles the
+#: bag holds after it, indexed by that count + the rack's size (a play of more tiles than the
+#: bag holds: below the rack size). Leaving the opponent one to three tiles to draw is worth
+#: most, four or five slightly negative; beyond, nothing.
+PRE_ENDGAME = (0.0, -8.0, 0.0, -0.5, -2.0, -3.5, -2.0, 2.0, 10.0, 7.0, 4.0, -1.0, -2.0)
+#: Macondo's opening placement (equity/opening.go, "a very rough approximation from the Maven
+#: paper"): on the empty board, each vowel placed beside a double-letter square (across the
+#: play's line) costs this much — it opens a DL–DL spot for the opponent's high tiles.
+OPENING_VOWEL = -0.7
+#: Quackle's static endgame (catchall.cpp, ``endgameResult``), the bag empty and no search: a
+#: play that goes out gains twice the others' racks, one that does not loses this constant
+#: and this many times its leave's points (the tiles it is stuck with).
+ENDGAME_STUCK = (-8.0, -2.61)
+
+
+@dataclass(frozen=True)
+class Adjusters:
+    """The corrections a static player adds to score + leave (each off: the plain player)."""
+
+    opening: bool = False  # OPENING_VOWEL per vowel beside a DL on the first move
+    pre_endgame: bool = False  # PRE_ENDGAME by the tiles left in the bag
+    endgame: bool = False  # ENDGAME_STUCK when the bag is empty and the endgame not searched
+
+    @classmethod
+    def parse(cls, spec: str) -> Adjusters:
+        """``opening,pre-endgame,endgame`` (any of them), ``all`` or ``none``."""
+        names = [n.strip() for n in spec.split(",") if n.strip()]
+        if names in (["all"], ["none"]):
+            return STANDARD if names == ["all"] else PLAIN
+        known = ("opening", "pre-endgame", "endgame")
+        for name in names:
+            if name not in known:
+                raise UserError(
+                    f"adjusters {spec!r}: {name!r} is not one of {', '.join(known)}, all, none"
+                )
+        return cls(*(k in names for k in known))
+
+
+PLAIN = Adjusters()
+STANDARD = Adjusters(opening=True, pre_endgame=True, endgame=True)
+
+
 class Equity:
-    """Score + the leave's value from ``leaves`` (None: the lexicon's learned values); the
-    endgame searched."""
+    """Score + the leave's value from ``leaves`` (None: the lexicon's learned values), with
+    the ``adjust`` corrections; the endgame searched."""
 
     def __init__(
-        self, name: str, leaves: Leaves | None = None, endgame_positions: int = ENDGAME_POSITIONS
+        self,
+        name: str,
+        leaves: Leaves | None = None,
+        endgame_positions: int = ENDGAME_POSITIONS,
+        adjust: Adjusters = PLAIN,
     ) -> None:
         self.name = name
         self.leaves = leaves
         self.endgame_positions = endgame_positions
+        self.adjust = adjust
 
     def values(self, lexicon: Lexicon) -> Leaves:
         """The leave values played with: those given, else the lexicon's (every leave 0 where
@@ -120,8 +170,12 @@ class Equity:
         if view.can_exchange:
             for order, (kept, value) in enumerate(kept_value.items()):
                 _keep_best(best, ((value, -(10**6) - order), kept), count)
-        ceiling = max(kept_value.values())  # no leave is worth more: later moves cannot win
-        leave_of: dict[str, float] = {}  # the tiles placed: their leave's value
+        timing = self.adjust.pre_endgame and view.bag > 0
+        # no leave (and timing) is worth more: later moves cannot win
+        ceiling = max(kept_value.values()) + (max(PRE_ENDGAME) if timing else 0.0)
+        opening = self.adjust.opening and not any(view.board.tiles)
+        size = view.lexicon.language.rack_size
+        leave_of: dict[str, float] = {}  # the tiles placed: their leave's value (and timing)
         for i in range(len(moves)):
             score = moves.score(i)
             if len(best) == count and (score + ceiling, -i - 1) < best[0][0]:
@@ -129,7 +183,12 @@ class Equity:
             tiles = moves.tiles(i)
             if tiles not in leave_of:
                 leave_of[tiles] = kept_value[rack_after(view.rack, tiles)]
-            _keep_best(best, ((score + leave_of[tiles], -i - 1), i), count)
+                if timing:
+                    leave_of[tiles] += _timing(view.bag - len(tiles) + size)
+            equity = score + leave_of[tiles]
+            if opening:
+                equity += opening_placement(view, moves[i])
+            _keep_best(best, ((equity, -i - 1), i), count)
         if not best:
             return [(0.0, Pass())]
         ordered = sorted(best, key=lambda option: option[0], reverse=True)
@@ -143,9 +202,11 @@ class Equity:
 
     def endgame(self, view: View) -> Action:
         """The bag empty: the endgame's best line where the opponent's rack is known (two
-        players), else the best score."""
+        players, a budget of positions), else the best score (with ``adjust.endgame``: the
+        static endgame's correction)."""
         other = unseen(view)
-        if len(view.scores) == 2 and other and len(other) <= view.lexicon.language.rack_size:
+        size = view.lexicon.language.rack_size
+        if self.endgame_positions and len(view.scores) == 2 and other and len(other) <= size:
             solved = endgame.solve(
                 view.lexicon,
                 view.board,
@@ -156,8 +217,56 @@ class Equity:
             )
             if solved.line:
                 return solved.line[0]
+        if self.adjust.endgame:
+            return static_endgame(view, other)
         best = scrabble.find_moves(view.lexicon, view.board, view.rack, top=1)
         return best[0] if best else Pass()
+
+
+def _timing(index: int) -> float:
+    """PRE_ENDGAME's entry (0 beyond it)."""
+    return PRE_ENDGAME[index] if 0 <= index < len(PRE_ENDGAME) else 0.0
+
+
+def opening_placement(view: View, move: Move) -> float:
+    """OPENING_VOWEL for each vowel ``move`` places beside a double-letter square, across its
+    line (on the standard board, the centre row's columns C, G, I and M)."""
+    layout = view.board.layout
+    vowels = view.lexicon.language.classify.get("vowels", "")
+    penalty = 0.0
+    for row, col, letter in move.placed:
+        if letter.upper() not in vowels:
+            continue
+        beside = (
+            ((row - 1, col), (row + 1, col)) if move.across else ((row, col - 1), (row, col + 1))
+        )
+        if any(
+            0 <= r < layout.rows
+            and 0 <= c < layout.cols
+            and layout.letter_mult(r * layout.cols + c) == 2
+            for r, c in beside
+        ):
+            penalty += OPENING_VOWEL
+    return penalty
+
+
+def static_endgame(view: View, others: str) -> Action:
+    """The bag empty, the endgame not searched: the best score + ENDGAME_STUCK's correction
+    (a play out gains twice ``others``' points; one that does not loses the constant and a
+    multiple of its leave's points); ties: the generator's order."""
+    language = view.lexicon.language
+    moves = scrabble.generate(view.lexicon, view.board, view.rack)
+    if not len(moves):
+        return Pass()
+    out = 2.0 * endgame.rack_points(others, language)
+    constant, per_point = ENDGAME_STUCK
+    best, chosen = -math.inf, 0
+    for i in range(len(moves)):
+        left = rack_after(view.rack, moves.tiles(i))
+        bonus = constant + per_point * endgame.rack_points(left, language) if left else out
+        if moves.score(i) + bonus > best:
+            best, chosen = moves.score(i) + bonus, i
+    return moves[chosen]
 
 
 def _keep_best(

@@ -9,19 +9,23 @@
         --holdout build/work/en/leaves/holdout.json SHARD.json...
 
 Game ``i`` of a lexicon has its own seed (``game_seed``: a digest of the configured seed, the
-lexicon and ``i``); shard ``s`` plays games ``s·n … s·n + n − 1`` (``n`` games per shard),
-greedy against greedy (lexforge.players). The held-out shard plays games of other seeds (the
-lexicon's name + ``/holdout``), never used for learning. Each turn played from a full rack after
-which the player draws a full rack again gives its rack and the score of its best play (greedy's
-play; an exchange 0), and every leave the rack holds — each sub-multiset of up to six tiles,
-the empty one too — is credited with that score: a leave's mean is the expected best score of
-a rack holding it, the target of wolges' leave generation (``lab/leavegen.txt``: "each leave's
-value is the average of the best-play values of the fuller racks that contain it", shifted so
-that the empty leave is worth 0; lexforge.leaves). A shard writes, per leave, the count, Σ
-score and Σ score² as whole numbers, so the merge — a sum, then the fit — depends on the games
-alone: 2 shards of 500 games and 4 of 250 give the same
-leaves.json.gz, byte for byte (the manifest beside it records the shard count). The merge also
-measures the values on the held-out games (the prediction's error against the mean's).
+lexicon and ``i``); shard ``s`` plays games ``s·n … s·n + n − 1`` (``n`` games per shard), the
+configured player against itself (lexforge.players). The held-out shard plays games of other
+seeds (the lexicon's name + ``/holdout``), never used for learning. Each turn played from a full
+rack after which the player draws a full rack again gives its rack and the value of its best
+play, and every leave the rack holds — each sub-multiset of up to six tiles, the empty one too —
+is credited with that value: a leave's mean is the expected best-play value of a rack holding
+it, the target of wolges' leave generation (``lab/leavegen.txt``: "each leave's value is the
+average of the best-play values of the fuller racks that contain it", shifted so that the empty
+leave is worth 0; lexforge.leaves). The games are greedy's (the best play's value: its score; an
+exchange 0), or, for a next generation (``player: equity``), the equity player's with the values
+of ``player_leaves`` (the best play's value: its equity, score + leave value with those values,
+rounded to a whole point — wolges' "sum of the best-play equities seen for [the rack]"; the
+endgame not searched: no turn with the bag empty is counted). A shard writes, per leave, the
+count, Σ value and Σ value² as whole numbers, so the merge — a sum, then the fit — depends on
+the games alone: 2 shards of 500 games and 4 of 250 give the same leaves.json.gz, byte for byte
+(the manifest beside it records the shard count). The merge also measures the values on the
+held-out games (the prediction's error against the mean's).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import hashlib
 import json
 import math
 import sys
+from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -38,23 +43,26 @@ from typing import Any
 from lexforge import gcg
 from lexforge.atomic import atomic_open
 from lexforge.errors import UserError, report_user_errors
-from lexforge.game import Game, play_game
+from lexforge.game import Game, View, play_game
 from lexforge.leaves import (
     MAX_LEAVE,
     Counts,
+    Leaves,
     LeaveTable,
     LeaveValues,
     Terms,
     add_counts,
+    check_leaves,
     fit,
+    load_leaves,
     squared_error,
 )
 from lexforge.lexicon import Lexicon
-from lexforge.players import Greedy
-from lexforge.plays import parse_tiles
+from lexforge.players import Equity, Greedy
+from lexforge.plays import Action, parse_tiles
 from pipeline.leavesconfig import LeavesConfig, load_leaves_config
 
-SHARD_FORMAT = "lexforge-leave-counts/1"
+SHARD_FORMAT = "lexforge-leave-counts/2"
 HOLDOUT = "holdout"  # the shard of held-out games (their own seeds)
 ROOT = Path(__file__).resolve().parent.parent
 #: Seeds are below 10¹², the bound of lexforge's whole-number options (``selfplay --seed``).
@@ -67,25 +75,48 @@ def game_seed(seed: int, lexicon: str, index: int) -> int:
     return int.from_bytes(digest[:8], "big") % SEED_BOUND
 
 
-def game_racks(lexicon: Lexicon, seed: int) -> list[tuple[str, int]]:
-    """One greedy game's training racks: (the full rack, sorted, the score of its best play —
-    greedy plays it; 0 for an exchange), for each turn after which the player draws a full
-    rack again (the bag not emptied). The record spells multi-letter tiles (``[CH]``): they are
-    read back into the lexicon's tile symbols."""
-    turns: list[tuple[gcg.Event, int]] = []  # each turn, and the bag after it
+class _Trainer(Equity):
+    """The equity player of a next generation's games: it remembers the equity of the turn it
+    chose (score + leave value), the target; the endgame is not searched."""
+
+    def __init__(self, name: str, leaves: Leaves) -> None:
+        super().__init__(name, leaves, endgame_positions=0)
+        self.equity = 0.0
+
+    def choose(self, view: View) -> Action:
+        if not view.bag:
+            return self.endgame(view)
+        self.equity, action = self.ranked(view, 1)[0]
+        return action
+
+
+def game_racks(lexicon: Lexicon, seed: int, leaves: Leaves | None = None) -> list[tuple[str, int]]:
+    """One game's training racks: (the full rack, sorted, the value of its best play), for each
+    turn after which the player draws a full rack again (the bag not emptied). Greedy games
+    (``leaves`` None): the best play's score, 0 for an exchange; else the equity player's games
+    with ``leaves``: the best play's equity, rounded. The record spells multi-letter tiles
+    (``[CH]``): they are read back into the lexicon's tile symbols."""
+    turns: list[tuple[gcg.Event, int, int]] = []  # each turn, the bag after it, its value
+    players: list[Greedy] | list[_Trainer]
+    if leaves is None:
+        players = [Greedy("one"), Greedy("two")]
+    else:
+        players = [_Trainer("one", leaves), _Trainer("two", leaves)]
 
     def on_turn(event: gcg.Event, game: Game) -> None:
-        turns.append((event, len(game.bag)))
+        player = players[event.player]
+        value = round(player.equity) if isinstance(player, _Trainer) else event.score
+        turns.append((event, len(game.bag), value))
 
-    play_game(lexicon, [Greedy("one"), Greedy("two")], seed, on_turn=on_turn)
+    play_game(lexicon, players, seed, on_turn=on_turn)
     language = lexicon.language
     racks = []
-    for event, bag in turns:
+    for event, bag, value in turns:
         if event.kind not in (gcg.PLAY, gcg.EXCHANGE) or bag == 0:
             continue
         rack = parse_tiles(event.rack, language, "rack")
         if len(rack) == language.rack_size:
-            racks.append((rack, event.score if event.kind == gcg.PLAY else 0))
+            racks.append((rack, value))
     return racks
 
 
@@ -99,11 +130,39 @@ def leaves_of(rack: str) -> set[str]:
     }
 
 
+@dataclass(frozen=True)
+class Player:
+    """Who plays a run's games: greedy (``leaves`` None), or the equity player with the values
+    of the file whose digest is ``digest``."""
+
+    leaves: Leaves | None = None
+    digest: str | None = None
+
+    @classmethod
+    def of(cls, config: LeavesConfig, path: Path | None, lexicon: Lexicon) -> Player:
+        """The configured player, its values read from ``path`` (UserError: none given for
+        the equity player, or one given for greedy, or a file of another tile set)."""
+        if (config.player == "equity") != (path is not None):
+            raise UserError(
+                f"player {config.player}: --player-leaves gives the equity player's values "
+                "(and only its)"
+            )
+        if path is None:
+            return cls()
+        leaves = load_leaves(path)
+        check_leaves(leaves, lexicon.language, path)
+        return cls(leaves, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+
+
 def shard_counts(
-    lexicon: Lexicon, name: str, config: LeavesConfig, shard: int | str
+    lexicon: Lexicon,
+    name: str,
+    config: LeavesConfig,
+    shard: int | str,
+    player: Player = Player(),
 ) -> dict[str, Any]:
-    """The per-leave sums of one shard's games (``holdout``: the held-out games), as the shard
-    file holds them."""
+    """The per-leave sums of one shard's games (``holdout``: the held-out games) played by
+    ``player``, as the shard file holds them."""
     if shard == HOLDOUT:
         first, games, tag = 0, config.holdout_games, f"{name}/{HOLDOUT}"
     else:
@@ -113,7 +172,8 @@ def shard_counts(
         first, games, tag = shard * config.games_per_shard, config.games_per_shard, name
     counts: Counts = {}
     for index in range(first, first + games):
-        for rack, score in game_racks(lexicon, game_seed(config.seed, tag, index)):
+        seed = game_seed(config.seed, tag, index)
+        for rack, score in game_racks(lexicon, seed, player.leaves):
             for leave in leaves_of(rack):
                 row = counts.get(leave)
                 if row is None:
@@ -129,6 +189,8 @@ def shard_counts(
         "holdout": shard == HOLDOUT,
         "first_game": first,
         "games": games,
+        "player": config.player,
+        "player_leaves": player.digest,
         "tiles": Terms.of(lexicon.language).tiles,
         "leaves": dict(sorted(counts.items())),
     }
@@ -156,11 +218,16 @@ def merge(
         )
     _, held = _read_shard(holdout)
     _check_run(held, name, config, terms, holdout, holdout=True)
+    digests = {data["player_leaves"] for (_, data), _ in parts} | {held["player_leaves"]}
+    if len(digests) != 1:
+        raise UserError("the shards were played with different leave values")
     info = {
         "lexicon": name,
         "language": lexicon.language.code,
         "seed": config.seed,
         "games": expected,
+        "player": config.player,
+        "player_leaves": digests.pop(),
         "command": "snakemake leaves",
         "code": code_version(),
     }
@@ -196,9 +263,11 @@ def held_out_check(learned: LeaveValues, held: Counts, train: Counts) -> dict[st
 def _check_run(
     data: dict[str, Any], name: str, config: LeavesConfig, terms: Terms, path: Path, holdout: bool
 ) -> None:
-    run = (data["lexicon"], data["seed"], data["tiles"], data["holdout"])
-    if run != (name, config.seed, terms.tiles, holdout):
-        raise UserError(f"{path}: a shard of another run (lexicon, seed, tiles or held-out differ)")
+    run = (data["lexicon"], data["seed"], data["tiles"], data["holdout"], data["player"])
+    if run != (name, config.seed, terms.tiles, holdout, config.player):
+        raise UserError(
+            f"{path}: a shard of another run (lexicon, seed, tiles, held-out or player differ)"
+        )
     if holdout and data["games"] != config.holdout_games:
         raise UserError(
             f"{path}: {data['games']} held-out games, the configuration {config.holdout_games}"
@@ -218,7 +287,8 @@ def _read_shard(path: Path) -> tuple[int, dict[str, Any]]:
         data = json.loads(path.read_bytes())
         if data.get("format") != SHARD_FORMAT:
             raise ValueError(f"format {data.get('format')!r}")
-        keys = ("lexicon", "seed", "holdout", "games", "tiles", "leaves")
+        keys = ("lexicon", "seed", "holdout", "games", "player", "player_leaves", "tiles")
+        keys += ("leaves",)
         missing = [key for key in keys if key not in data]
         if missing:
             raise ValueError(f"no {missing[0]!r}")
@@ -243,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--lexicon-dir", type=Path, required=True, help="the built lexicon")
         command.add_argument("--out", type=Path, required=True)
     shard.add_argument("--shard", required=True, help=f"a shard number, or {HOLDOUT}")
+    shard.add_argument(
+        "--player-leaves", type=Path, help="the values of the equity player (player: equity)"
+    )
     merged.add_argument("--manifest", type=Path, required=True)
     merged.add_argument("--holdout", type=Path, required=True, help="the held-out games' shard")
     merged.add_argument("shards", type=Path, nargs="+")
@@ -253,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     lexicon = Lexicon.open(args.lexicon_dir)
     if args.command == "shard":
         which = args.shard if args.shard == HOLDOUT else _shard_number(args.shard)
-        write_json(args.out, shard_counts(lexicon, args.lexicon, config, which))
+        player = Player.of(config, args.player_leaves, lexicon)
+        write_json(args.out, shard_counts(lexicon, args.lexicon, config, which, player))
         return 0
     learned, facts = merge(lexicon, args.lexicon, config, args.shards, args.holdout)
     facts["held_out"]["games"] = config.holdout_games

@@ -28,12 +28,21 @@ class LeavesConfig:
     holdout_games: int = 200
     ridge: float = 10.0
     min_observations: int = 5
+    player: str = "greedy"  # who plays the games: greedy, or equity with ``player_leaves``
+    player_leaves: str | None = None  # the equity player's values: a path, ``{lexicon}`` in it
 
     def shards_of(self, lexicon: str) -> int:
         return self.lexicon_shards.get(lexicon, self.shards)
 
     def games_of(self, lexicon: str) -> int:
         return self.shards_of(lexicon) * self.games_per_shard
+
+    def player_leaves_of(self, lexicon: str) -> str | None:
+        """The file of the values the equity player plays a lexicon's games with (None: the
+        greedy player plays)."""
+        if self.player_leaves is None:
+            return None
+        return self.player_leaves.replace("{lexicon}", lexicon)
 
 
 def leaves_config(data: dict[str, Any], build: BuildConfig) -> LeavesConfig:
@@ -53,8 +62,15 @@ def leaves_config(data: dict[str, Any], build: BuildConfig) -> LeavesConfig:
             raise UserError(
                 f"{build.path}: leaves/lexicon_shards: '{name}' is not in leaves/lexicons"
             )
+    player, player_leaves = data.get("player", "greedy"), data.get("player_leaves")
+    if (player == "equity") != (player_leaves is not None):
+        raise UserError(
+            f"{build.path}: leaves/player_leaves: the values the equity player plays with, "
+            "given with player: equity (and only then)"
+        )
     keys = ("seed", "shards", "games_per_shard", "lexicon_shards", "holdout_games", "ridge")
-    values = {k: data[k] for k in (*keys, "min_observations") if k in data}
+    keys += ("min_observations", "player", "player_leaves")
+    values = {k: data[k] for k in keys if k in data}
     return LeavesConfig(lexicons=tuple(names), **values)
 
 

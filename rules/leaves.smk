@@ -1,6 +1,7 @@
-# Leave values (`snakemake leaves`; not part of `all`): greedy self-play games per lexicon in
-# shards (one job each) and a shard of held-out games, merged per lexicon into the learned leave
-# values build/leaves/<lexicon>/leaves.json.gz and its manifest. config.yaml's `leaves` says how
+# Leave values (`snakemake leaves`; not part of `all`): self-play games per lexicon (greedy, or
+# the equity player with `player_leaves`: a next generation) in shards (one job each) and a
+# shard of held-out games, merged per lexicon into the learned leave values
+# build/leaves/<lexicon>/leaves.json.gz and its manifest. config.yaml's `leaves` says how
 # many and which; docs/scrabble.md, "Leave values". The values shipped (leaves/<lexicon>.json.gz,
 # in the bundles) are a copy of a run's result: `dist` never trains.
 from pipeline.leavesconfig import leaves_config
@@ -18,10 +19,17 @@ def leave_shards(wildcards):
     ]
 
 
+def player_leaves(wildcards):
+    """The values the equity player plays a lexicon's games with (none: greedy plays)."""
+    path = LEAVES.player_leaves_of(wildcards.lexicon)
+    return [path] if path else []
+
+
 rule leaves_shard:
     input:
         manifest="build/stage/{lexicon}/manifest.json",
         validation="build/stage/{lexicon}/validation.json",
+        player_leaves=player_leaves,
     output:
         "build/work/{lexicon}/leaves/{shard}.json",
     wildcard_constraints:
@@ -29,9 +37,12 @@ rule leaves_shard:
     params:
         code=code_hash("pipeline.leaves"),
         run=lambda wildcards: repr(
-            (LEAVES.seed, LEAVES.holdout_games)
+            (LEAVES.seed, LEAVES.holdout_games, LEAVES.player)
             if wildcards.shard == "holdout"
-            else (LEAVES.seed, LEAVES.games_per_shard)
+            else (LEAVES.seed, LEAVES.games_per_shard, LEAVES.player)
+        ),
+        player=lambda wildcards, input: (
+            f" --player-leaves {input.player_leaves}" if input.player_leaves else ""
         ),
     threads: 1
     resources:
@@ -44,7 +55,7 @@ rule leaves_shard:
     shell:
         "{PYTHON} -m pipeline.leaves shard --config {CONFIG_FILE} --lexicon {wildcards.lexicon}"
         " --shard {wildcards.shard} --lexicon-dir build/stage/{wildcards.lexicon} --out {output}"
-        " 2> {log}"
+        "{params.player} 2> {log}"
 
 
 rule leaves_merge:
@@ -59,7 +70,7 @@ rule leaves_merge:
         code=code_hash("pipeline.leaves"),
         run=lambda wildcards: repr(
             (LEAVES.seed, LEAVES.games_per_shard, LEAVES.shards_of(wildcards.lexicon))
-            + (LEAVES.holdout_games, LEAVES.ridge, LEAVES.min_observations)
+            + (LEAVES.holdout_games, LEAVES.ridge, LEAVES.min_observations, LEAVES.player)
         ),
     threads: 1
     resources:

@@ -244,7 +244,7 @@ def test_shard_count_does_not_change_the_values(tmp_path):
     with pytest.raises(UserError, match="a shard of another run"):
         merge(lexicon, "en-sample", config, [tmp_path / "2-0/0.json", holdout], holdout)
     broken = tmp_path / "broken.json"
-    broken.write_text('{"format": "lexforge-leave-counts/1", "first_game": 0}', encoding="utf-8")
+    broken.write_text('{"format": "lexforge-leave-counts/2", "first_game": 0}', encoding="utf-8")
     with pytest.raises(UserError, match=r"broken\.json: not a leave shard \(no 'lexicon'\)"):
         merge(lexicon, "en-sample", config, [broken], holdout)
 
@@ -353,3 +353,56 @@ def test_training_racks_are_full_racks_of_the_lexicons_tiles():
     for rack, score in racks:
         assert len(rack) == lexicon.language.rack_size and set(rack) <= tiles, rack
         assert rack == sort_rack(rack) and score >= 0
+
+
+def test_a_next_generation_is_played_by_the_equity_player(tmp_path):
+    """``player: equity``: the games are the equity player's with the given values, and a
+    rack's value is its best play's equity (score + leave), rounded — checked on each game's
+    first rack against every move of the plain-Python generator."""
+    from pipeline.leaves import Player, game_racks
+
+    lexicon = small_lexicon("en")
+    leaves = linear_model(lexicon.language, 4)
+    differ = 0
+    for seed in (3, 4, 5):
+        racks = game_racks(lexicon, seed, leaves)
+        first = Game(lexicon, [Greedy("one"), Greedy("two")], seed).view(0)
+        assert racks[0][0] == first.rack
+        assert abs(racks[0][1] - best_equity(first, leaves)) <= 0.5 + 1e-9
+        differ += racks != game_racks(lexicon, seed)
+    assert differ == 3  # not greedy's games nor values
+    # Shards of one run must be played with the same values; the file says which.
+    config = LeavesConfig(
+        ("en-sample",), seed=5, shards=1, games_per_shard=2, holdout_games=1, player="equity",
+        player_leaves="values/{lexicon}.json",
+    )  # fmt: skip
+    assert config.player_leaves_of("en-sample") == "values/en-sample.json"
+    shard, holdout = tmp_path / "0.json", tmp_path / "holdout.json"
+    write_json(shard, shard_counts(lexicon, "en-sample", config, 0, Player(leaves, "aaa")))
+    write_json(holdout, shard_counts(lexicon, "en-sample", config, HOLDOUT, Player(leaves, "bbb")))
+    with pytest.raises(UserError, match="played with different leave values"):
+        merge(lexicon, "en-sample", config, [shard], holdout)
+    write_json(holdout, shard_counts(lexicon, "en-sample", config, HOLDOUT, Player(leaves, "aaa")))
+    learned, _ = merge(lexicon, "en-sample", config, [shard], holdout)
+    assert (learned.info["player"], learned.info["player_leaves"]) == ("equity", "aaa")
+    # A greedy run's shard is of another run.
+    greedy = LeavesConfig(("en-sample",), seed=5, shards=1, games_per_shard=2, holdout_games=1)
+    with pytest.raises(UserError, match="a shard of another run"):
+        merge(lexicon, "en-sample", greedy, [shard], holdout)
+
+
+def test_the_training_player_is_configured_in_one_line(tmp_path):
+    from pipeline.config import load_config
+    from pipeline.leaves import Player
+    from pipeline.leavesconfig import leaves_config
+
+    build = load_config(Path("config/config.yaml"), check_files=False)
+    with pytest.raises(UserError, match="leaves/player_leaves: the values the equity player"):
+        leaves_config({"lexicons": ["en"], "player": "equity"}, build)
+    with pytest.raises(UserError, match="leaves/player_leaves"):
+        leaves_config({"lexicons": ["en"], "player_leaves": "leaves/{lexicon}.json.gz"}, build)
+    config = leaves_config({"lexicons": ["en"]}, build)
+    lexicon = small_lexicon("en")
+    with pytest.raises(UserError, match="player greedy: --player-leaves gives the equity"):
+        Player.of(config, tmp_path / "values.json", lexicon)
+    assert Player.of(config, None, lexicon) == Player()
