@@ -34,7 +34,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TextIO
 
+import numpy as np
+
 from lexforge import endgame, scrabble
+from lexforge._scrabble import BLANK_FLAG, HEADER_INTS
 from lexforge.errors import UserError, error_prefix, one_line
 from lexforge.game import Player, View
 from lexforge.leaves import Leaves, LeaveTable, default_leaves
@@ -51,7 +54,7 @@ from lexforge.plays import (
     rack_after,
     words_formed,
 )
-from lexforge.scrabble import Board, Move, place
+from lexforge.scrabble import Board, Move, MoveList, place
 from lexforge.tiles import tile_counts
 
 KINDS = ("greedy", "equity", "simulation", "human")
@@ -77,6 +80,7 @@ SIM_PLIES = 2  # our turn and the opponent's reply, each with its leave's value
 PRUNE_EVERY = 16  # deals between two prunings of the candidates (the first after as many)
 PRUNE_Z = 2.58  # a candidate goes when this many standard errors below the best (99 %)
 PRE_ENDGAME_POSITIONS = 300  # the endgame search's budget when a candidate empties the bag
+TABLES_KEPT = 4096  # racks whose leave tables a simulation keeps (then it starts afresh)
 
 
 class Equity:
@@ -242,6 +246,7 @@ class Simulation:
             raise UserError(f"a simulation looks 2 or 3 plies ahead, not {plies}")
         self.name = name
         self.equity = Equity(name, _Memo(leaves))
+        self.replies: _Replies | None = None
         self.seconds = seconds
         self.iterations = iterations
         self.candidates = candidates
@@ -283,6 +288,8 @@ class Simulation:
         opponent's rack, then the bag in order: our draw first), until the budget is spent
         (at least one deal); candidates significantly worse than the best are pruned."""
         size = view.lexicon.language.rack_size
+        if self.replies is None or self.replies.lexicon is not view.lexicon:
+            self.replies = _Replies(view.lexicon, self.equity.values(view.lexicon))
         pool = list(unseen(view))
         deals = _splits(pool) if view.bag == 1 else None
         after = [_after(view, action) for _, action in ranked]
@@ -339,20 +346,77 @@ class Simulation:
                 max_positions=self.endgame_positions,
             )
             return score - solved.spread
-        reply_view = View(view.lexicon, board, rack, left, view.scores, 1 - view.player)
-        reply_equity, reply = self.reply(reply_view)
+        reply_equity, moves, index = self.replies.best(board, rack, left)
         if self.plies == 2:
             return equity - reply_equity
-        board2, _, _, taken2 = _after(reply_view, reply)
-        again = View(view.lexicon, board2, ours, left - taken2, view.scores, view.player)
-        return score - reply_equity + self.reply(again)[0]
+        if moves is not None and index is not None:  # the opponent's tile play: the board after
+            reply = moves[index]
+            board = scrabble.play(board, reply)
+            left -= min(left, len(reply.placed))
+        return score - reply_equity + self.replies.best(board, ours, left)[0]
 
-    def reply(self, view: View) -> tuple[float, Action]:
-        """The best turn's equity (its score, with the bag empty) and the turn."""
-        if not view.bag:
-            best = scrabble.find_moves(view.lexicon, view.board, view.rack, top=1)
-            return (float(best[0].score), best[0]) if best else (0.0, Pass())
-        return self.equity.ranked(view, 1)[0]
+
+class _Replies:
+    """The best turn of a rack on a board by equity — its equity as ``Equity.ranked(view,
+    1)`` gives it (ties: moves first, in the generator's order; an exchange only when the bag
+    allows; a pass, 0, when nothing else is possible; with the bag empty, the best score) —
+    read from the generator's records without building a ``Move``: per rack, the leave value
+    of every sub-multiset of its tiles a move may place, indexed by a mixed-radix key (how
+    many of each distinct tile it places), so that each move's leave is one table read."""
+
+    def __init__(self, lexicon: Lexicon, leaves: Leaves) -> None:
+        self.lexicon = lexicon
+        self.leaves = leaves
+        self.tables: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
+
+    def best(self, board: Board, rack: str, bag: int) -> tuple[float, MoveList | None, int | None]:
+        """The best turn's equity, the moves generated and the index of the best one among
+        them (None: an exchange or a pass is best, or there is no move)."""
+        if not bag:
+            top = scrabble.generate(self.lexicon, board, rack, top=1)
+            return (float(top.score(0)), top, 0) if len(top) else (0.0, None, None)
+        moves = scrabble.generate(self.lexicon, board, rack)
+        lookup, values, exchange = self.table(rack, moves.letters)
+        equity, index = -math.inf, None
+        count = len(moves)
+        if count:
+            records = np.frombuffer(moves.records, dtype=np.int32, count=count * moves.stride)
+            records = records.reshape(count, moves.stride)
+            keys = lookup[records[:, HEADER_INTS:] + 1].sum(axis=1)
+            equities = records[:, 0] + values[keys]
+            index = int(equities.argmax())
+            equity = float(equities[index])
+        if bag >= self.lexicon.language.rack_size and exchange > equity:
+            return exchange, None, None
+        if index is None:
+            return 0.0, None, None
+        return equity, moves, index
+
+    def table(self, rack: str, letters: str) -> tuple[np.ndarray, np.ndarray, float]:
+        """The rack's key weight per record code + 1 (0: no tile; a letter's index; a
+        blank's, BLANK_FLAG added), the leave value kept per key of the tiles placed, and
+        the best exchange's value (any key but placing nothing)."""
+        found = self.tables.get(rack)
+        if found is not None:
+            return found
+        if len(self.tables) >= TABLES_KEPT:
+            self.tables.clear()
+        distinct = list(Counter(rack).items())  # in the rack's order, as leaves are read
+        lookup = np.zeros(BLANK_FLAG + len(letters) + 1, dtype=np.int64)
+        radix = 1
+        for tile, copies in distinct:
+            if tile == BLANK:
+                lookup[BLANK_FLAG + 1 : BLANK_FLAG + 1 + len(letters)] = radix
+            else:
+                lookup[letters.index(tile) + 1] = radix
+            radix *= copies + 1
+        kept = [""]  # by key: the first tile's count placed varies fastest
+        for tile, copies in reversed(distinct):
+            kept = [tile * (copies - n) + rest for rest in kept for n in range(copies + 1)]
+        values = np.fromiter(map(self.leaves.value, kept), dtype=float, count=radix)
+        exchange = float(values[1:].max()) if radix > 1 else -math.inf
+        found = self.tables[rack] = (lookup, values, exchange)
+        return found
 
 
 def _sorted(tiles: Iterable[str]) -> str:
