@@ -23,7 +23,7 @@ import time
 from lexforge.game import play_game, wilson
 from lexforge.leaves import LeaveTable, check_leaves, default_leaves, load_leaves
 from lexforge.lexicon import Lexicon
-from lexforge.players import Equity, Greedy, Simulation
+from lexforge.players import SIM_MARGIN, Equity, Greedy, Simulation
 
 
 def make(kind: str, leaves, args: argparse.Namespace, seed: int, name: str):
@@ -41,6 +41,7 @@ def make(kind: str, leaves, args: argparse.Namespace, seed: int, name: str):
             iterations=None if args.seconds else args.samples,
             candidates=args.candidates,
             plies=args.plies,
+            margin=args.margin,
             seed=seed,
         )
     raise SystemExit(f"bench_players: unknown player {kind!r}")
@@ -60,6 +61,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help="simulation seconds a turn (not --samples)")
     parser.add_argument("--plies", type=int, default=2, help="simulation plies: 2 or 3")
     parser.add_argument("--candidates", type=int, default=8, help="simulation candidates")
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=SIM_MARGIN,
+        help="simulate only the candidates this close to the best equity (points)",
+    )
     args = parser.parse_args()
     lexicon = Lexicon.open(args.lexicon)
     leaves = [load_leaves(args.leaves) if args.leaves else default_leaves(lexicon)] * 2

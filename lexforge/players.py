@@ -77,6 +77,7 @@ ENDGAME_POSITIONS = 3000  # the equity player's endgame budget: about half a sec
 SIM_CANDIDATES = 8  # the simulation player's candidates: the equity player's best (+ 1)
 SIM_ITERATIONS = 24  # its deals a turn in self-play (deterministic)
 SIM_PLIES = 2  # our turn and the opponent's reply, each with its leave's value
+SIM_MARGIN = 12.0  # when choosing, candidates more than this below the best equity are dropped
 PRUNE_EVERY = 16  # deals between two prunings of the candidates (the first after as many)
 PRUNE_Z = 2.58  # a candidate goes when this many standard errors below the best (99 %)
 PRE_ENDGAME_POSITIONS = 300  # the endgame search's budget when a candidate empties the bag
@@ -237,6 +238,7 @@ class Simulation:
         iterations: int | None = None,
         candidates: int = SIM_CANDIDATES,
         plies: int = SIM_PLIES,
+        margin: float = SIM_MARGIN,
         seed: int = 0,
         endgame_positions: int = PRE_ENDGAME_POSITIONS,
     ) -> None:
@@ -251,6 +253,7 @@ class Simulation:
         self.iterations = iterations
         self.candidates = candidates
         self.plies = plies
+        self.margin = margin
         self.endgame_positions = endgame_positions
         self.rng = random.Random(seed)
 
@@ -258,6 +261,9 @@ class Simulation:
         if not view.bag or len(view.scores) != 2:
             return self.equity.choose(view)
         ranked = self.ranked(view)
+        if view.bag > 1:  # the pre-endgame values every candidate: equity misleads there
+            best = max(equity for equity, _ in ranked)
+            ranked = [option for option in ranked if option[0] >= best - self.margin]
         if len(ranked) == 1:
             return ranked[0][1]
         return ranked[self.simulate(view, ranked).best()][1]
@@ -308,6 +314,7 @@ class Simulation:
             else:
                 self.rng.shuffle(pool)
                 weight, rack, bag = 1, _sorted(pool[:size]), pool[size:]
+            self.replies.forget()
             for k in live:
                 value = self.playout(view, ranked[k], after[k], rack, bag)
                 sums[k] += weight * value
@@ -356,6 +363,9 @@ class Simulation:
         return score - reply_equity + self.replies.best(board, ours, left)[0]
 
 
+_Best = tuple[float, MoveList | None, int | None]  # an equity, the moves, the best's index
+
+
 class _Replies:
     """The best turn of a rack on a board by equity — its equity as ``Equity.ranked(view,
     1)`` gives it (ties: moves first, in the generator's order; an exchange only when the bag
@@ -368,10 +378,26 @@ class _Replies:
         self.lexicon = lexicon
         self.leaves = leaves
         self.tables: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
+        self.memo: dict[tuple[int, str, int], tuple[Board, _Best]] = {}
 
-    def best(self, board: Board, rack: str, bag: int) -> tuple[float, MoveList | None, int | None]:
+    def best(self, board: Board, rack: str, bag: int) -> _Best:
         """The best turn's equity, the moves generated and the index of the best one among
-        them (None: an exchange or a pass is best, or there is no move)."""
+        them (None: an exchange or a pass is best, or there is no move); remembered until
+        ``forget`` (an exchange and a pass leave the same board to the same rack)."""
+        key = (id(board), rack, bag)
+        found = self.memo.get(key)
+        if found is not None and found[0] is board:  # the board held: its id is not reused
+            return found[1]
+        best = self.find(board, rack, bag)
+        self.memo[key] = (board, best)
+        return best
+
+    def forget(self) -> None:
+        """A new deal: the turns remembered are forgotten."""
+        self.memo.clear()
+
+    def find(self, board: Board, rack: str, bag: int) -> _Best:
+        """``best``, searched."""
         if not bag:
             top = scrabble.generate(self.lexicon, board, rack, top=1)
             return (float(top.score(0)), top, 0) if len(top) else (0.0, None, None)
