@@ -258,12 +258,14 @@ class Simulation:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        if not view.bag or len(view.scores) != 2:
+        # Below a rack in the bag, the pre-endgame's values (the endgame's for a candidate that
+        # empties the bag, two plies for the others) are not comparable: played, they chose
+        # passes over 50-point plays and lost games. The equity player plays there.
+        if view.bag < view.lexicon.language.rack_size or len(view.scores) != 2:
             return self.equity.choose(view)
         ranked = self.ranked(view)
-        if view.bag > 1:  # the pre-endgame values every candidate: equity misleads there
-            best = max(equity for equity, _ in ranked)
-            ranked = [option for option in ranked if option[0] >= best - self.margin]
+        best = max(equity for equity, _ in ranked)
+        ranked = [option for option in ranked if option[0] >= best - self.margin]
         if len(ranked) == 1:
             return ranked[0][1]
         return ranked[self.simulate(view, ranked).best()][1]
