@@ -13,7 +13,9 @@ and ``human``.
   and plays each on the same deals of the unseen tiles (the opponent's rack, then the bag our
   draw comes from), two plies ahead as Quackle and Macondo do — the candidate's equity less
   the equity of the opponent's best reply — or three (plus our own best next turn); candidates
-  significantly worse on the same deals are pruned. Pre-endgame: when a candidate empties the
+  significantly worse on the same deals are pruned. Choosing a turn, it simulates only the
+  candidates within ``margin`` of the best equity (none when one is left), and below a rack in
+  the bag it plays as ``equity``. Pre-endgame (``simulate``): when a candidate empties the
   bag, its value is its score less the endgame's for the opponent, and with one tile in the bag
   every split of the unseen tiles is valued instead of samples. A budget of seconds and/or of
   deals (deterministic for a seed). The endgame as ``equity``.

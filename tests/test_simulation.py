@@ -338,3 +338,12 @@ def test_a_simulation_is_the_same_for_a_seed(lane):
     first = outcome(9)
     assert first == outcome(9)
     assert first.values != outcome(10).values
+
+
+def test_below_a_rack_in_the_bag_the_player_plays_the_equity_move(one_in_the_bag):
+    """The pre-endgame stays an analysis (``simulate``): the player plays as ``equity``."""
+    view = one_in_the_bag
+    player = Simulation("s", LEAVES, seconds=None, iterations=8, seed=5)
+    assert player.choose(view) == Equity("e", LEAVES).choose(view)
+    three = View(view.lexicon, view.board, view.rack, 3, view.scores, view.player)
+    assert player.choose(three) == Equity("e", LEAVES).choose(three)
