@@ -23,7 +23,7 @@ import time
 from lexforge.game import play_game, wilson
 from lexforge.leaves import LeaveTable, check_leaves, default_leaves, load_leaves
 from lexforge.lexicon import Lexicon
-from lexforge.players import SIM_MARGIN, Equity, Greedy, Simulation
+from lexforge.players import SIM_MARGIN, SWITCH_Z, Equity, Greedy, Simulation
 
 
 def make(kind: str, leaves, args: argparse.Namespace, seed: int, name: str):
@@ -42,6 +42,7 @@ def make(kind: str, leaves, args: argparse.Namespace, seed: int, name: str):
             candidates=args.candidates,
             plies=args.plies,
             margin=args.margin,
+            switch_z=args.switch_z,
             seed=seed,
         )
     raise SystemExit(f"bench_players: unknown player {kind!r}")
@@ -66,6 +67,13 @@ def main() -> None:
         type=float,
         default=SIM_MARGIN,
         help="simulate only the candidates this close to the best equity (points)",
+    )
+    parser.add_argument(
+        "--switch-z",
+        type=float,
+        default=SWITCH_Z,
+        help="play another candidate than the best by equity only when it is ahead by this "
+        "many standard errors (0: the best simulated)",
     )
     args = parser.parse_args()
     lexicon = Lexicon.open(args.lexicon)

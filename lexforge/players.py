@@ -32,7 +32,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TextIO
 
@@ -80,6 +80,7 @@ SIM_CANDIDATES = 8  # the simulation player's candidates: the equity player's be
 SIM_ITERATIONS = 24  # its deals a turn in self-play (deterministic)
 SIM_PLIES = 2  # our turn and the opponent's reply, each with its leave's value
 SIM_MARGIN = 12.0  # when choosing, candidates more than this below the best equity are dropped
+SWITCH_Z = 1.64  # the best by equity is played unless another beats it by this many errors
 PRUNE_EVERY = 16  # deals between two prunings of the candidates (the first after as many)
 PRUNE_Z = 2.58  # a candidate goes when this many standard errors below the best (99 %)
 PRE_ENDGAME_POSITIONS = 300  # the endgame search's budget when a candidate empties the bag
@@ -218,10 +219,28 @@ class Simulated:
     kept: list[int]
     iterations: int
     exact: bool
+    deals: list[list[float]] = field(default_factory=list, repr=False)  # per deal, in order
 
     def best(self) -> int:
         """The best candidate never pruned (ties: the first)."""
         return max(self.kept, key=lambda k: (self.values[k], -k))
+
+    def over(self, base: int, z: float = SWITCH_Z) -> int:
+        """The candidate to play rather than ``base`` (the best by equity): ``base`` unless
+        another never pruned beats it on the same deals by more than ``z`` standard errors
+        of the paired difference (then the best of those by mean); ``best()`` if ``base``
+        was pruned."""
+        if base not in self.kept:
+            return self.best()
+        ahead = []
+        for k in self.kept:
+            if k != base:
+                diffs = [a - b for a, b in zip(self.deals[k], self.deals[base], strict=False)]
+                if len(diffs) > 1:
+                    error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+                    if statistics.fmean(diffs) > z * error:
+                        ahead.append(k)
+        return max(ahead, key=lambda k: (self.values[k], -k)) if ahead else base
 
 
 class Simulation:
@@ -241,6 +260,7 @@ class Simulation:
         candidates: int = SIM_CANDIDATES,
         plies: int = SIM_PLIES,
         margin: float = SIM_MARGIN,
+        switch_z: float = SWITCH_Z,
         seed: int = 0,
         endgame_positions: int = PRE_ENDGAME_POSITIONS,
     ) -> None:
@@ -256,6 +276,7 @@ class Simulation:
         self.candidates = candidates
         self.plies = plies
         self.margin = margin
+        self.switch_z = switch_z
         self.endgame_positions = endgame_positions
         self.rng = random.Random(seed)
 
@@ -270,7 +291,8 @@ class Simulation:
         ranked = [option for option in ranked if option[0] >= best - self.margin]
         if len(ranked) == 1:
             return ranked[0][1]
-        return ranked[self.simulate(view, ranked).best()][1]
+        base = max(range(len(ranked)), key=lambda k: (ranked[k][0], -k))
+        return ranked[self.simulate(view, ranked).over(base, self.switch_z)][1]
 
     def ranked(self, view: View) -> list[tuple[float, Action]]:
         """The candidates, best equity first: the equity player's top ``candidates``, then
@@ -329,7 +351,7 @@ class Simulation:
                 live = _prune(live, history)
         means = [s / w for s, w in zip(sums, weights, strict=True)]
         exact = deals is not None and done == len(deals)  # not cut short by the seconds
-        return Simulated(means, [len(h) for h in history], live, done, exact)
+        return Simulated(means, [len(h) for h in history], live, done, exact, history)
 
     def playout(
         self,
