@@ -16,7 +16,15 @@ from lexforge import endgame, gcg, scrabble
 from lexforge.game import Game, View, play_game
 from lexforge.leaves import LeaveTable
 from lexforge.lexicon import Lexicon
-from lexforge.players import PRUNE_EVERY, Equity, Simulation, _prune, _Replies, unseen
+from lexforge.players import (
+    PRUNE_EVERY,
+    Equity,
+    Simulated,
+    Simulation,
+    _prune,
+    _Replies,
+    unseen,
+)
 from lexforge.plays import Exchange, Pass, parse_tiles, placed_tiles, rack_after
 
 GAME = Path(__file__).parent / "fixtures" / "gcg" / "boys1.gcg"
@@ -347,3 +355,24 @@ def test_below_a_rack_in_the_bag_the_player_plays_the_equity_move(one_in_the_bag
     assert player.choose(view) == Equity("e", LEAVES).choose(view)
     three = View(view.lexicon, view.board, view.rack, 3, view.scores, view.player)
     assert player.choose(three) == Equity("e", LEAVES).choose(three)
+
+
+def test_the_best_by_equity_is_played_unless_another_is_significantly_ahead():
+    """Paired on the same deals: a candidate ahead by under one standard error does not
+    displace the best by equity (0); one ahead by several does; a pruned base gives way."""
+    base = [10.0 + (5 if i % 2 else -5) for i in range(32)]
+    close = [v + 0.5 + (3 if i % 4 < 2 else -3) for i, v in enumerate(base)]  # +0.5, error 0.5
+    clear = [v + 4 + (3 if i % 4 < 2 else -3) for i, v in enumerate(base)]  # +4, error ~0.5
+    noisy = [v + 6 + (40 if i % 2 else -40) for i, v in enumerate(base)]  # +6, error ~7
+    means = [statistics.fmean(h) for h in (base, close, clear, noisy)]
+
+    def outcome(*deals, kept=None):
+        values = [statistics.fmean(h) for h in deals]
+        kept = list(range(len(deals))) if kept is None else list(kept)
+        return Simulated(values, [32] * len(deals), kept, 32, False, list(deals))
+
+    assert outcome(base, close).over(0) == 0
+    assert outcome(base, close).over(0, z=0) == 1  # no margin: the best simulated
+    assert outcome(base, close, clear, noisy).over(0) == 2
+    assert outcome(base, noisy).over(0) == 0 and means[3] > means[2]
+    assert outcome(base, close, clear, noisy, kept=(1, 3)).over(0) == 3  # base pruned: best()
