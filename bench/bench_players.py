@@ -3,8 +3,9 @@
 Players (lexforge.players): ``greedy``, ``equity`` (leave values, the endgame searched),
 ``equity-static`` (the equity player without the endgame search: the best score once the bag
 is empty, as before the search existed) and ``simulation`` (``--samples`` deals a turn, or
-``--seconds`` a turn; ``--plies``, ``--candidates``). Prints each player's wins with the 95 %
-Wilson interval, mean score and spread, and the time per game; ``--seed S`` plays seeds S,
+``--seconds`` a turn; ``--plies``, ``--candidates``, ``--margin``, ``--switch-z``). Prints
+each player's wins with the 95 % Wilson interval, mean score and spread, and the time per
+game; ``--seed S`` plays seeds S,
 S+1, … (a run splits between processes by seed ranges). Leave values: ``--leaves`` (default:
 the lexicon's learned values); ``--opponent-leaves`` gives the second player others, so that
 one kind can play itself with two sets of values.
