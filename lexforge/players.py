@@ -77,8 +77,9 @@ class Greedy:
 
 ENDGAME_POSITIONS = 3000  # the equity player's endgame budget: about half a second
 SIM_CANDIDATES = 8  # the simulation player's candidates: the equity player's best (+ 1)
-SIM_ITERATIONS = 24  # its deals a turn in self-play (deterministic)
+SIM_ITERATIONS = 48  # its deals a turn in play and self-play (deterministic)
 SIM_PLIES = 2  # our turn and the opponent's reply, each with its leave's value
+SIM_PLAYER_PLIES = 3  # in play and self-play: and our next turn (Macondo's default look-ahead)
 SIM_MARGIN = 12.0  # when choosing, candidates more than this below the best equity are dropped
 SWITCH_Z = 1.64  # the best by equity is played unless another beats it by this many errors
 PRUNE_EVERY = 16  # deals between two prunings of the candidates (the first after as many)
@@ -573,7 +574,9 @@ def make_player(
         return Greedy(name)
     if kind in ("equity", "simulation"):
         if kind == "simulation":
-            return Simulation(name, leaves, seconds=None, iterations=SIM_ITERATIONS)
+            return Simulation(
+                name, leaves, seconds=None, iterations=SIM_ITERATIONS, plies=SIM_PLAYER_PLIES
+            )
         return Equity(name, leaves)
     if kind == "human" and human is not None:
         return human(name)
