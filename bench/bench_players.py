@@ -3,8 +3,8 @@
 Players (lexforge.players): ``greedy``, ``equity`` (leave values, the endgame searched; with
 ``--adjust``'s corrections, default none), ``equity-static`` (the equity player without the
 endgame search: the best score once the bag is empty, as before the search existed) and
-``simulation`` (``--samples`` deals a turn, or
-``--seconds`` a turn; ``--plies``, ``--candidates``). Prints each player's wins with the 95 %
+``simulation`` (``--samples`` deals a turn, or ``--seconds`` a turn; ``--plies``,
+``--candidates``, ``--margin``, ``--switch-z``). Prints each player's wins with the 95 %
 Wilson interval, mean score and spread, and the time per game; ``--seed S`` plays seeds S,
 S+1, … (a run splits between processes by seed ranges). Leave values: ``--leaves`` (default:
 the lexicon's learned values); ``--opponent-leaves`` gives the second player others, so that
@@ -30,7 +30,7 @@ from lexforge.errors import UserError
 from lexforge.game import play_game, wilson
 from lexforge.leaves import LeaveTable, check_leaves, default_leaves, load_leaves
 from lexforge.lexicon import Lexicon
-from lexforge.players import Adjusters, Equity, Greedy, Simulation
+from lexforge.players import SIM_MARGIN, SWITCH_Z, Adjusters, Equity, Greedy, Simulation
 
 
 def make(kind: str, leaves, adjust: Adjusters, args: argparse.Namespace, seed: int, name: str):
@@ -48,6 +48,8 @@ def make(kind: str, leaves, adjust: Adjusters, args: argparse.Namespace, seed: i
             iterations=None if args.seconds else args.samples,
             candidates=args.candidates,
             plies=args.plies,
+            margin=args.margin,
+            switch_z=args.switch_z,
             seed=seed,
         )
     raise SystemExit(f"bench_players: unknown player {kind!r}")
@@ -69,6 +71,19 @@ def main() -> None:
     parser.add_argument("--candidates", type=int, default=8, help="simulation candidates")
     parser.add_argument("--adjust", default="none", help="the first player's equity corrections")
     parser.add_argument("--opponent-adjust", default="none", help="the second player's")
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=SIM_MARGIN,
+        help="simulate only the candidates this close to the best equity (points)",
+    )
+    parser.add_argument(
+        "--switch-z",
+        type=float,
+        default=SWITCH_Z,
+        help="play another candidate than the best by equity only when it is ahead by this "
+        "many standard errors (0: the best simulated)",
+    )
     args = parser.parse_args()
     try:
         adjust = [Adjusters.parse(args.adjust), Adjusters.parse(args.opponent_adjust)]

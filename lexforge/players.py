@@ -15,7 +15,9 @@ and ``human``.
   and plays each on the same deals of the unseen tiles (the opponent's rack, then the bag our
   draw comes from), two plies ahead as Quackle and Macondo do — the candidate's equity less
   the equity of the opponent's best reply — or three (plus our own best next turn); candidates
-  significantly worse on the same deals are pruned. Pre-endgame: when a candidate empties the
+  significantly worse on the same deals are pruned. Choosing a turn, it simulates only the
+  candidates within ``margin`` of the best equity (none when one is left), and below a rack in
+  the bag it plays as ``equity``. Pre-endgame (``simulate``): when a candidate empties the
   bag, its value is its score less the endgame's for the opponent, and with one tile in the bag
   every split of the unseen tiles is valued instead of samples. A budget of seconds and/or of
   deals (deterministic for a seed). The endgame as ``equity``.
@@ -32,11 +34,14 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TextIO
 
+import numpy as np
+
 from lexforge import endgame, scrabble
+from lexforge._scrabble import BLANK_FLAG, HEADER_INTS
 from lexforge.errors import UserError, error_prefix, one_line
 from lexforge.game import Player, View
 from lexforge.leaves import Leaves, LeaveTable, default_leaves
@@ -53,7 +58,7 @@ from lexforge.plays import (
     rack_after,
     words_formed,
 )
-from lexforge.scrabble import Board, Move, place
+from lexforge.scrabble import Board, Move, MoveList, place
 from lexforge.tiles import tile_counts
 
 KINDS = ("greedy", "equity", "simulation", "human")
@@ -74,11 +79,15 @@ class Greedy:
 
 ENDGAME_POSITIONS = 3000  # the equity player's endgame budget: about half a second
 SIM_CANDIDATES = 8  # the simulation player's candidates: the equity player's best (+ 1)
-SIM_ITERATIONS = 24  # its deals a turn in self-play (deterministic)
+SIM_ITERATIONS = 48  # its deals a turn in play and self-play (deterministic)
 SIM_PLIES = 2  # our turn and the opponent's reply, each with its leave's value
+SIM_PLAYER_PLIES = 3  # in play and self-play: and our next turn (Macondo's default look-ahead)
+SIM_MARGIN = 12.0  # when choosing, candidates more than this below the best equity are dropped
+SWITCH_Z = 1.64  # the best by equity is played unless another beats it by this many errors
 PRUNE_EVERY = 16  # deals between two prunings of the candidates (the first after as many)
 PRUNE_Z = 2.58  # a candidate goes when this many standard errors below the best (99 %)
 PRE_ENDGAME_POSITIONS = 300  # the endgame search's budget when a candidate empties the bag
+TABLES_KEPT = 4096  # racks whose leave tables a simulation keeps (then it starts afresh)
 
 
 #: Quackle's pre-endgame timing (libquackle catchall.cpp, ``CatchallEvaluator``; Macondo's
@@ -320,10 +329,28 @@ class Simulated:
     kept: list[int]
     iterations: int
     exact: bool
+    deals: list[list[float]] = field(default_factory=list, repr=False)  # per deal, in order
 
     def best(self) -> int:
         """The best candidate never pruned (ties: the first)."""
         return max(self.kept, key=lambda k: (self.values[k], -k))
+
+    def over(self, base: int, z: float = SWITCH_Z) -> int:
+        """The candidate to play rather than ``base`` (the best by equity): ``base`` unless
+        another never pruned beats it on the same deals by more than ``z`` standard errors
+        of the paired difference (then the best of those by mean); ``best()`` if ``base``
+        was pruned."""
+        if base not in self.kept:
+            return self.best()
+        ahead = []
+        for k in self.kept:
+            if k != base:
+                diffs = [a - b for a, b in zip(self.deals[k], self.deals[base], strict=False)]
+                if len(diffs) > 1:
+                    error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+                    if statistics.fmean(diffs) > z * error:
+                        ahead.append(k)
+        return max(ahead, key=lambda k: (self.values[k], -k)) if ahead else base
 
 
 class Simulation:
@@ -342,6 +369,8 @@ class Simulation:
         iterations: int | None = None,
         candidates: int = SIM_CANDIDATES,
         plies: int = SIM_PLIES,
+        margin: float = SIM_MARGIN,
+        switch_z: float = SWITCH_Z,
         seed: int = 0,
         endgame_positions: int = PRE_ENDGAME_POSITIONS,
     ) -> None:
@@ -351,20 +380,29 @@ class Simulation:
             raise UserError(f"a simulation looks 2 or 3 plies ahead, not {plies}")
         self.name = name
         self.equity = Equity(name, _Memo(leaves))
+        self.replies: _Replies | None = None
         self.seconds = seconds
         self.iterations = iterations
         self.candidates = candidates
         self.plies = plies
+        self.margin = margin
+        self.switch_z = switch_z
         self.endgame_positions = endgame_positions
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        if not view.bag or len(view.scores) != 2:
+        # Below a rack in the bag, the pre-endgame's values (the endgame's for a candidate that
+        # empties the bag, two plies for the others) are not comparable: played, they chose
+        # passes over 50-point plays and lost games. The equity player plays there.
+        if view.bag < view.lexicon.language.rack_size or len(view.scores) != 2:
             return self.equity.choose(view)
         ranked = self.ranked(view)
+        best = max(equity for equity, _ in ranked)
+        ranked = [option for option in ranked if option[0] >= best - self.margin]
         if len(ranked) == 1:
             return ranked[0][1]
-        return ranked[self.simulate(view, ranked).best()][1]
+        base = max(range(len(ranked)), key=lambda k: (ranked[k][0], -k))
+        return ranked[self.simulate(view, ranked).over(base, self.switch_z)][1]
 
     def ranked(self, view: View) -> list[tuple[float, Action]]:
         """The candidates, best equity first: the equity player's top ``candidates``, then
@@ -392,6 +430,8 @@ class Simulation:
         opponent's rack, then the bag in order: our draw first), until the budget is spent
         (at least one deal); candidates significantly worse than the best are pruned."""
         size = view.lexicon.language.rack_size
+        if self.replies is None or self.replies.lexicon is not view.lexicon:
+            self.replies = _Replies(view.lexicon, self.equity.values(view.lexicon))
         pool = list(unseen(view))
         deals = _splits(pool) if view.bag == 1 else None
         after = [_after(view, action) for _, action in ranked]
@@ -410,6 +450,7 @@ class Simulation:
             else:
                 self.rng.shuffle(pool)
                 weight, rack, bag = 1, _sorted(pool[:size]), pool[size:]
+            self.replies.forget()
             for k in live:
                 value = self.playout(view, ranked[k], after[k], rack, bag)
                 sums[k] += weight * value
@@ -420,7 +461,7 @@ class Simulation:
                 live = _prune(live, history)
         means = [s / w for s, w in zip(sums, weights, strict=True)]
         exact = deals is not None and done == len(deals)  # not cut short by the seconds
-        return Simulated(means, [len(h) for h in history], live, done, exact)
+        return Simulated(means, [len(h) for h in history], live, done, exact, history)
 
     def playout(
         self,
@@ -448,20 +489,96 @@ class Simulation:
                 max_positions=self.endgame_positions,
             )
             return score - solved.spread
-        reply_view = View(view.lexicon, board, rack, left, view.scores, 1 - view.player)
-        reply_equity, reply = self.reply(reply_view)
+        reply_equity, moves, index = self.replies.best(board, rack, left)
         if self.plies == 2:
             return equity - reply_equity
-        board2, _, _, taken2 = _after(reply_view, reply)
-        again = View(view.lexicon, board2, ours, left - taken2, view.scores, view.player)
-        return score - reply_equity + self.reply(again)[0]
+        if moves is not None and index is not None:  # the opponent's tile play: the board after
+            reply = moves[index]
+            board = scrabble.play(board, reply)
+            left -= min(left, len(reply.placed))
+        return score - reply_equity + self.replies.best(board, ours, left)[0]
 
-    def reply(self, view: View) -> tuple[float, Action]:
-        """The best turn's equity (its score, with the bag empty) and the turn."""
-        if not view.bag:
-            best = scrabble.find_moves(view.lexicon, view.board, view.rack, top=1)
-            return (float(best[0].score), best[0]) if best else (0.0, Pass())
-        return self.equity.ranked(view, 1)[0]
+
+_Best = tuple[float, MoveList | None, int | None]  # an equity, the moves, the best's index
+
+
+class _Replies:
+    """The best turn of a rack on a board by equity — its equity as ``Equity.ranked(view,
+    1)`` gives it (ties: moves first, in the generator's order; an exchange only when the bag
+    allows; a pass, 0, when nothing else is possible; with the bag empty, the best score) —
+    read from the generator's records without building a ``Move``: per rack, the leave value
+    of every sub-multiset of its tiles a move may place, indexed by a mixed-radix key (how
+    many of each distinct tile it places), so that each move's leave is one table read."""
+
+    def __init__(self, lexicon: Lexicon, leaves: Leaves) -> None:
+        self.lexicon = lexicon
+        self.leaves = leaves
+        self.tables: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
+        self.memo: dict[tuple[int, str, int], tuple[Board, _Best]] = {}
+
+    def best(self, board: Board, rack: str, bag: int) -> _Best:
+        """The best turn's equity, the moves generated and the index of the best one among
+        them (None: an exchange or a pass is best, or there is no move); remembered until
+        ``forget`` (an exchange and a pass leave the same board to the same rack)."""
+        key = (id(board), rack, bag)
+        found = self.memo.get(key)
+        if found is not None and found[0] is board:  # the board held: its id is not reused
+            return found[1]
+        best = self.find(board, rack, bag)
+        self.memo[key] = (board, best)
+        return best
+
+    def forget(self) -> None:
+        """A new deal: the turns remembered are forgotten."""
+        self.memo.clear()
+
+    def find(self, board: Board, rack: str, bag: int) -> _Best:
+        """``best``, searched."""
+        if not bag:
+            top = scrabble.generate(self.lexicon, board, rack, top=1)
+            return (float(top.score(0)), top, 0) if len(top) else (0.0, None, None)
+        moves = scrabble.generate(self.lexicon, board, rack)
+        lookup, values, exchange = self.table(rack, moves.letters)
+        equity, index = -math.inf, None
+        count = len(moves)
+        if count:
+            records = np.frombuffer(moves.records, dtype=np.int32, count=count * moves.stride)
+            records = records.reshape(count, moves.stride)
+            keys = lookup[records[:, HEADER_INTS:] + 1].sum(axis=1)
+            equities = records[:, 0] + values[keys]
+            index = int(equities.argmax())
+            equity = float(equities[index])
+        if bag >= self.lexicon.language.rack_size and exchange > equity:
+            return exchange, None, None
+        if index is None:
+            return 0.0, None, None
+        return equity, moves, index
+
+    def table(self, rack: str, letters: str) -> tuple[np.ndarray, np.ndarray, float]:
+        """The rack's key weight per record code + 1 (0: no tile; a letter's index; a
+        blank's, BLANK_FLAG added), the leave value kept per key of the tiles placed, and
+        the best exchange's value (any key but placing nothing)."""
+        found = self.tables.get(rack)
+        if found is not None:
+            return found
+        if len(self.tables) >= TABLES_KEPT:
+            self.tables.clear()
+        distinct = list(Counter(rack).items())  # in the rack's order, as leaves are read
+        lookup = np.zeros(BLANK_FLAG + len(letters) + 1, dtype=np.int64)
+        radix = 1
+        for tile, copies in distinct:
+            if tile == BLANK:
+                lookup[BLANK_FLAG + 1 : BLANK_FLAG + 1 + len(letters)] = radix
+            else:
+                lookup[letters.index(tile) + 1] = radix
+            radix *= copies + 1
+        kept = [""]  # by key: the first tile's count placed varies fastest
+        for tile, copies in reversed(distinct):
+            kept = [tile * (copies - n) + rest for rest in kept for n in range(copies + 1)]
+        values = np.fromiter(map(self.leaves.value, kept), dtype=float, count=radix)
+        exchange = float(values[1:].max()) if radix > 1 else -math.inf
+        found = self.tables[rack] = (lookup, values, exchange)
+        return found
 
 
 def _sorted(tiles: Iterable[str]) -> str:
@@ -566,7 +683,9 @@ def make_player(
         return Greedy(name)
     if kind in ("equity", "simulation"):
         if kind == "simulation":
-            return Simulation(name, leaves, seconds=None, iterations=SIM_ITERATIONS)
+            return Simulation(
+                name, leaves, seconds=None, iterations=SIM_ITERATIONS, plies=SIM_PLAYER_PLIES
+            )
         return Equity(name, leaves)
     if kind == "human" and human is not None:
         return human(name)

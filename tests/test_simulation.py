@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 from itertools import combinations
 from pathlib import Path
 
@@ -15,7 +16,15 @@ from lexforge import endgame, gcg, scrabble
 from lexforge.game import Game, View, play_game
 from lexforge.leaves import LeaveTable
 from lexforge.lexicon import Lexicon
-from lexforge.players import PRUNE_EVERY, Equity, Simulation, _prune, unseen
+from lexforge.players import (
+    PRUNE_EVERY,
+    Equity,
+    Simulated,
+    Simulation,
+    _prune,
+    _Replies,
+    unseen,
+)
 from lexforge.plays import Exchange, Pass, parse_tiles, placed_tiles, rack_after
 
 GAME = Path(__file__).parent / "fixtures" / "gcg" / "boys1.gcg"
@@ -253,3 +262,117 @@ def test_with_one_tile_in_the_bag_every_split_is_valued_by_the_endgame(one_in_th
                 solved = endgame.solve(view.lexicon, board, other, ours, max_positions=200)
                 values.append(action.score - solved.spread)
         assert simulated == pytest.approx(sum(values) / 8)
+
+
+def test_the_best_reply_read_from_the_records_is_the_equity_players(view):
+    """The simulation's replies (no ``Move`` built, leaves from a per-rack table) against the
+    equity player's ranking, itself checked against plain enumeration above: the same equity
+    and the same move, over racks dealt from the unseen tiles — with two blanks, repeated
+    tiles, a bag too small to exchange and an empty bag (the best score)."""
+    replies = _Replies(view.lexicon, LEAVES)
+    pool = list(unseen(view))
+    rng = random.Random(4)
+    for n in range(60):
+        rng.shuffle(pool)
+        letters = [t for t in pool if t != "?"]
+        tiles = [*letters[:5], "?", "?"] if n % 4 == 0 else pool[:7]
+        rack = "".join(sorted(tiles, key=lambda t: (t == "?", t)))
+        for bag in (40, 3, 0):
+            equity, moves, index = replies.best(view.board, rack, bag)
+            if bag:
+                reply = View(view.lexicon, view.board, rack, bag, view.scores, view.player)
+                expected, action = Equity("e", LEAVES).ranked(reply, 1)[0]
+            else:
+                top = scrabble.find_moves(view.lexicon, view.board, rack, top=1)
+                expected, action = float(top[0].score), top[0]
+            assert equity == pytest.approx(expected)
+            if isinstance(action, scrabble.Move):
+                assert moves is not None and index is not None and moves[index] == action
+            else:
+                assert index is None
+
+
+@pytest.fixture(scope="module")
+def lane(view: View) -> View:
+    """HOUSE down the centre column; DELOORX to play. The best plays by equity (LOXED, REDOX:
+    29) put a tile on the top row, where the opponent can reach the triple word square at H1;
+    I3 DEX (27) opens nothing."""
+    rows = [["."] * 15 for _ in range(15)]
+    for i, letter in enumerate("HOUSE"):
+        rows[3 + i][7] = letter
+    text = "\n".join(" ".join(row) for row in rows)
+    board = scrabble.parse_board(text, view.lexicon.language, scrabble.load_layout(None))
+    return View(view.lexicon, board, "DELOORX", 80, (0, 0), 0)
+
+
+def test_simulation_declines_a_play_that_opens_a_triple_word_lane(lane):
+    ranked = Equity("e", LEAVES).ranked(lane, 4)
+    assert [(e, a.notation) for e, a in ranked] == [
+        (29.0, "G1 LOXED"),
+        (29.0, "I1 LOXED"),
+        (29.0, "I1 REDOX"),
+        (27.0, "I3 DEX"),
+    ]
+    assert Equity("e", LEAVES).choose(lane).notation == "G1 LOXED"
+    # The opponent's best reply, plain: on average it scores more than the 2 points
+    # LOXED gains after LOXED than after DEX.
+    loxed, dex = ranked[0][1], ranked[3][1]
+    pool = list(unseen(lane))
+    rng = random.Random(0)
+    gains = []
+    for _ in range(100):
+        rng.shuffle(pool)
+        rack = "".join(sorted(pool[:7], key=lambda t: (t == "?", t)))
+        best = [
+            scrabble.find_moves(lane.lexicon, scrabble.play(lane.board, m), rack, top=1)[0].score
+            for m in (loxed, dex)
+        ]
+        gains.append(best[0] - best[1])
+    assert statistics.fmean(gains) - 2 * statistics.stdev(gains) / 10 > 2
+    for seed in (1, 2, 3):
+        player = Simulation("s", LEAVES, seconds=None, iterations=200, seed=seed)
+        assert player.choose(lane).notation == "I3 DEX"
+
+
+def test_a_simulation_is_the_same_for_a_seed(lane):
+    """The same seed: the same deals, the same values and prunings; another seed: others."""
+    ranked = Equity("e", LEAVES).ranked(lane, 6)
+
+    def outcome(seed: int):
+        return Simulation("s", LEAVES, seconds=None, iterations=48, seed=seed).simulate(
+            lane, ranked
+        )
+
+    first = outcome(9)
+    assert first == outcome(9)
+    assert first.values != outcome(10).values
+
+
+def test_below_a_rack_in_the_bag_the_player_plays_the_equity_move(one_in_the_bag):
+    """The pre-endgame stays an analysis (``simulate``): the player plays as ``equity``."""
+    view = one_in_the_bag
+    player = Simulation("s", LEAVES, seconds=None, iterations=8, seed=5)
+    assert player.choose(view) == Equity("e", LEAVES).choose(view)
+    three = View(view.lexicon, view.board, view.rack, 3, view.scores, view.player)
+    assert player.choose(three) == Equity("e", LEAVES).choose(three)
+
+
+def test_the_best_by_equity_is_played_unless_another_is_significantly_ahead():
+    """Paired on the same deals: a candidate ahead by under one standard error does not
+    displace the best by equity (0); one ahead by several does; a pruned base gives way."""
+    base = [10.0 + (5 if i % 2 else -5) for i in range(32)]
+    close = [v + 0.5 + (3 if i % 4 < 2 else -3) for i, v in enumerate(base)]  # +0.5, error 0.5
+    clear = [v + 4 + (3 if i % 4 < 2 else -3) for i, v in enumerate(base)]  # +4, error ~0.5
+    noisy = [v + 6 + (40 if i % 2 else -40) for i, v in enumerate(base)]  # +6, error ~7
+    means = [statistics.fmean(h) for h in (base, close, clear, noisy)]
+
+    def outcome(*deals, kept=None):
+        values = [statistics.fmean(h) for h in deals]
+        kept = list(range(len(deals))) if kept is None else list(kept)
+        return Simulated(values, [32] * len(deals), kept, 32, False, list(deals))
+
+    assert outcome(base, close).over(0) == 0
+    assert outcome(base, close).over(0, z=0) == 1  # no margin: the best simulated
+    assert outcome(base, close, clear, noisy).over(0) == 2
+    assert outcome(base, noisy).over(0) == 0 and means[3] > means[2]
+    assert outcome(base, close, clear, noisy, kept=(1, 3)).over(0) == 3  # base pruned: best()
