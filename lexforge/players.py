@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 import numpy as np
 
@@ -353,6 +353,16 @@ class Simulated:
         return max(ahead, key=lambda k: (self.values[k], -k)) if ahead else base
 
 
+class Decision(NamedTuple):
+    """The simulation player's choice: the action, its equity, and its simulated value over
+    the deals simulated (None and 0: chosen without simulating)."""
+
+    equity: float
+    action: Action
+    simulated: float | None = None
+    deals: int = 0
+
+
 class Simulation:
     """The equity player's best candidates (with its best exchange, or a pass when no exchange
     is allowed), each played out two plies (or three) against the same sampled deals of the
@@ -391,18 +401,27 @@ class Simulation:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
+        if not view.bag:
+            return self.equity.choose(view)
+        return self.decide(view).action
+
+    def decide(self, view: View) -> Decision:
+        """With tiles in the bag, the action to play: the best by equity unless a candidate
+        within ``margin`` of it beats it on the same deals (``Simulated.over``)."""
         # Below a rack in the bag, the pre-endgame's values (the endgame's for a candidate that
         # empties the bag, two plies for the others) are not comparable: played, they chose
         # passes over 50-point plays and lost games. The equity player plays there.
         if view.bag < view.lexicon.language.rack_size or len(view.scores) != 2:
-            return self.equity.choose(view)
+            return Decision(*self.equity.ranked(view, 1)[0])
         ranked = self.ranked(view)
         best = max(equity for equity, _ in ranked)
         ranked = [option for option in ranked if option[0] >= best - self.margin]
         if len(ranked) == 1:
-            return ranked[0][1]
+            return Decision(*ranked[0])
         base = max(range(len(ranked)), key=lambda k: (ranked[k][0], -k))
-        return ranked[self.simulate(view, ranked).over(base, self.switch_z)][1]
+        outcome = self.simulate(view, ranked)
+        chosen = outcome.over(base, self.switch_z)
+        return Decision(*ranked[chosen], outcome.values[chosen], outcome.iterations)
 
     def ranked(self, view: View) -> list[tuple[float, Action]]:
         """The candidates, best equity first: the equity player's top ``candidates``, then

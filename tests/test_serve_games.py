@@ -157,6 +157,17 @@ def test_the_computer_simulates_within_the_servers_budget(build_dir):
         assert "deals" not in static and static["score"] == 66
 
 
+def test_the_simulating_computer_plays_the_equity_move_below_a_rack_in_the_bag(client):
+    """With fewer tiles in the bag than a rack, the simulation strength plays as the
+    simulation player does: the equity move, not simulated (the pre-endgame's values chose
+    passes over big plays)."""
+    body = {"board": [], "rack": list("RETAINS"), "bag": 3}
+    static = post(client, "en", "computer", body).json()
+    simulated = post(client, "en", "computer", body | {"strength": "simulation"}).json()
+    assert simulated["deals"] == 0 and "simulated" not in simulated
+    assert {k: simulated[k] for k in static} == static
+
+
 def test_gcg_written_and_read_back(client):
     events = [
         {

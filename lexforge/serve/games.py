@@ -332,15 +332,11 @@ def computer(
     simulated = {}
     if bag and strength == "simulation":
         seconds = min(seconds, SIM_SHARE * budget)
-        simulation = Simulation("computer", leaves, seconds=seconds, seed=seed)
-        ranked = simulation.ranked(view)
-        best, deals = 0, 0
-        if len(ranked) > 1:
-            outcome = simulation.simulate(view, ranked)
-            best, deals = outcome.best(), outcome.iterations
-            simulated = {"simulated": round(outcome.values[best], 2)}
-        equity, action = ranked[best]
-        simulated |= {"deals": deals, "seconds": seconds}
+        decision = Simulation("computer", leaves, seconds=seconds, seed=seed).decide(view)
+        equity, action = decision.equity, decision.action
+        if decision.simulated is not None:
+            simulated = {"simulated": round(decision.simulated, 2)}
+        simulated |= {"deals": decision.deals, "seconds": seconds}
     elif bag:
         equity, action = player.ranked(view, 1)[0]
     else:
