@@ -147,11 +147,7 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
                    const int* values, const uint8_t* ranks, const uint64_t* nodes,
                    int64_t n_nodes, int n_letters, int start, bint empty_board) noexcept nogil:
     """The direction's lines, anchors and cross-checks."""
-    cdef int r, c, s, top, bottom, i, letter
-    cdef int64_t node, branch
-    cdef uint64_t mask
-    cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
-    cdef uint64_t allowed
+    cdef int r, c, s, i
     d.lines = rows if across else cols
     d.length = cols if across else rows
     cdef int L = d.length
@@ -166,50 +162,62 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
             d.word_mult[i] = wmult[s]
     for r in range(d.lines):
         for c in range(L):
-            i = r * L + c
-            d.anchor[i] = 0
-            d.allowed[i] = 0
-            d.cross_value[i] = NO_CROSS
-            if d.tile[i] >= 0:
-                continue
-            if empty_board:
-                s = r * cols + c if across else c * cols + r
-                d.anchor[i] = s == start
-            else:
-                d.anchor[i] = ((r > 0 and d.tile[i - L] >= 0) or (r + 1 < d.lines and d.tile[i + L] >= 0)
-                               or (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0))
-            top = r
-            while top > 0 and d.tile[(top - 1) * L + c] >= 0:
-                top -= 1
-            bottom = r
-            while bottom + 1 < d.lines and d.tile[(bottom + 1) * L + c] >= 0:
-                bottom += 1
-            if top == bottom:
-                d.allowed[i] = all_letters
-                continue
-            d.cross_value[i] = 0
-            for s in range(top, bottom + 1):
-                if s != r:
-                    d.cross_value[i] += d.tile_value[s * L + c]
-            node = 0
-            for s in range(top, r):
-                node = child(nodes, n_nodes, node, d.tile[s * L + c])
-                if node < 0:
-                    break
-            allowed = 0
-            if node >= 0:
-                mask = nodes[2 * node] & all_letters  # (only a damaged graph has others)
-                while mask:
-                    letter = ctz(mask)
-                    branch = child(nodes, n_nodes, node, letter)
-                    mask &= mask - 1
-                    s = r + 1
-                    while branch >= 0 and s <= bottom:
-                        branch = child(nodes, n_nodes, branch, d.tile[s * L + c])
-                        s += 1
-                    if branch >= 0 and is_word(nodes, branch):
-                        allowed |= (<uint64_t>1) << letter
-            d.allowed[i] = allowed
+            s = r * cols + c if across else c * cols + r
+            fill_square(d, r, c, nodes, n_nodes, n_letters, empty_board and s == start,
+                        empty_board)
+
+
+cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nodes,
+                      int n_letters, bint start, bint empty_board) noexcept nogil:
+    """Whether the square (line r, position c) is an anchor, and its cross-check (the
+    tiles of its line's neighbours already in ``d``); ``start``: it is the start square."""
+    cdef int L = d.length, i = r * L + c, s, top, bottom, letter
+    cdef int64_t node, branch
+    cdef uint64_t mask
+    cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
+    cdef uint64_t allowed
+    d.anchor[i] = 0
+    d.allowed[i] = 0
+    d.cross_value[i] = NO_CROSS
+    if d.tile[i] >= 0:
+        return
+    if empty_board:
+        d.anchor[i] = start
+    else:
+        d.anchor[i] = ((r > 0 and d.tile[i - L] >= 0) or (r + 1 < d.lines and d.tile[i + L] >= 0)
+                       or (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0))
+    top = r
+    while top > 0 and d.tile[(top - 1) * L + c] >= 0:
+        top -= 1
+    bottom = r
+    while bottom + 1 < d.lines and d.tile[(bottom + 1) * L + c] >= 0:
+        bottom += 1
+    if top == bottom:
+        d.allowed[i] = all_letters
+        return
+    d.cross_value[i] = 0
+    for s in range(top, bottom + 1):
+        if s != r:
+            d.cross_value[i] += d.tile_value[s * L + c]
+    node = 0
+    for s in range(top, r):
+        node = child(nodes, n_nodes, node, d.tile[s * L + c])
+        if node < 0:
+            break
+    allowed = 0
+    if node >= 0:
+        mask = nodes[2 * node] & all_letters  # (only a damaged graph has others)
+        while mask:
+            letter = ctz(mask)
+            branch = child(nodes, n_nodes, node, letter)
+            mask &= mask - 1
+            s = r + 1
+            while branch >= 0 and s <= bottom:
+                branch = child(nodes, n_nodes, branch, d.tile[s * L + c])
+                s += 1
+            if branch >= 0 and is_word(nodes, branch):
+                allowed |= (<uint64_t>1) << letter
+    d.allowed[i] = allowed
 
 
 cdef void record(Gen* g, int start, int end) noexcept nogil:
@@ -1009,6 +1017,9 @@ cdef class EndgameSearch:
     cdef uint64_t board_key  # the hash of the tiles placed since the root
     cdef Side sides[2]
     cdef Dir* dirs
+    cdef uint8_t filled[MAX_SQUARES]  # the tiles ``dirs`` were filled for
+    cdef uint8_t filled_blank[MAX_SQUARES]
+    cdef bint filled_ok, filled_empty
     cdef Entry* table
     cdef int64_t table_mask, table_used
     cdef MoveSet* sets
@@ -1231,8 +1242,16 @@ cdef class EndgameSearch:
                     continue
                 turn = k
             done = True
-            value = self.after(me, depth, alpha, beta, scoreless,
-                               &moves.moves[turn] if turn >= 0 else NULL, &done)
+            if best == -INFINITE or beta - alpha <= 1:
+                value = self.after(me, depth, alpha, beta, scoreless,
+                                   &moves.moves[turn] if turn >= 0 else NULL, &done)
+            else:  # a null window first: does it beat the best so far? (principal variation)
+                value = self.after(me, depth, alpha, alpha + 1, scoreless,
+                                   &moves.moves[turn] if turn >= 0 else NULL, &done)
+                if alpha < value < beta and not self.aborted:
+                    done = True
+                    value = self.after(me, depth, alpha, beta, scoreless,
+                                       &moves.moves[turn] if turn >= 0 else NULL, &done)
             if self.aborted:
                 break
             all_done = all_done and done
@@ -1316,6 +1335,59 @@ cdef class EndgameSearch:
         self.placed -= move.count
         self.board_key ^= move.key
 
+    cdef void update_dirs(self, bint empty) noexcept nogil:
+        """Both directions' lines, anchors and cross-checks for the current board: filled
+        whole for an empty board or the first time, else updated around the squares whose
+        tile changed since (the cross-checks of their column and row, the anchors next to
+        them)."""
+        cdef int s, k, i, row, col, line, pos, n = 0
+        cdef int changed[MAX_SQUARES]
+        cdef Dir* d
+        cdef const uint64_t* nodes = &self.nodes[0]
+        cdef int64_t n_nodes = self.nodes.shape[0] // 2
+        if empty or not self.filled_ok or self.filled_empty:
+            for k in range(2):
+                fill_dir(&self.dirs[k], k == 0, self.rows, self.cols, self.tiles, self.blank,
+                         self.lmult, self.wmult, self.values, self.ranks, nodes, n_nodes,
+                         self.n_letters, self.start, empty)
+            memcpy(self.filled, self.tiles, sizeof(self.filled))
+            memcpy(self.filled_blank, self.blank, sizeof(self.filled_blank))
+            self.filled_ok = True
+            self.filled_empty = empty
+            return
+        for s in range(self.rows * self.cols):
+            if self.filled[s] != self.tiles[s] or self.filled_blank[s] != self.blank[s]:
+                changed[n] = s
+                n += 1
+                self.filled[s] = self.tiles[s]
+                self.filled_blank[s] = self.blank[s]
+                row, col = s // self.cols, s % self.cols
+                for k in range(2):
+                    d = &self.dirs[k]
+                    i = (row * d.length + col) if k == 0 else (col * d.length + row)
+                    d.tile[i] = <int>self.tiles[s] - 1
+                    d.tile_value[i] = (
+                        0 if (self.tiles[s] == 0 or self.blank[s])
+                        else self.values[self.tiles[s] - 1]
+                    )
+                    d.tile_rank[i] = 0 if self.tiles[s] == 0 else self.ranks[
+                        self.tiles[s] - 1 + (self.n_letters if self.blank[s] else 0)
+                    ]
+        for k in range(n):
+            row, col = changed[k] // self.cols, changed[k] % self.cols
+            # Across: the squares of its column (their cross-checks), its row neighbours.
+            d = &self.dirs[0]
+            for line in range(self.rows):
+                fill_square(d, line, col, nodes, n_nodes, self.n_letters, False, False)
+            for pos in range(max(col - 1, 0), min(col + 2, self.cols)):
+                fill_square(d, row, pos, nodes, n_nodes, self.n_letters, False, False)
+            # Down: the squares of its row, its column neighbours.
+            d = &self.dirs[1]
+            for line in range(self.cols):
+                fill_square(d, line, row, nodes, n_nodes, self.n_letters, False, False)
+            for pos in range(max(row - 1, 0), min(row + 2, self.rows)):
+                fill_square(d, col, pos, nodes, n_nodes, self.n_letters, False, False)
+
     cdef bint moves_of(self, int me, MoveSet* out, bint* owned) noexcept nogil:
         """The plays of ``me`` in search order: kept from an earlier visit to the same board
         and rack, else generated (and kept while the kept plays fit their memory). False if
@@ -1383,10 +1455,8 @@ cdef class EndgameSearch:
         cdef Anchor* anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
         if anchors == NULL:
             return False
+        self.update_dirs(empty)
         for k in range(2):
-            fill_dir(&self.dirs[k], k == 0, self.rows, self.cols, self.tiles, self.blank,
-                     self.lmult, self.wmult, self.values, self.ranks, &self.nodes[0],
-                     self.nodes.shape[0] // 2, self.n_letters, self.start, empty)
             for r in range(self.dirs[k].lines):
                 for c in range(self.dirs[k].length):
                     if self.dirs[k].anchor[r * self.dirs[k].length + c]:
@@ -1453,7 +1523,7 @@ cdef class EndgameSearch:
                     move.key ^= tile_key(square, move.code[k])
                     k += 1
                 square += step
-            move.order = rec.score
+            move.order = rec.score + 3 * rec.count
             if rec.count == side.tiles:
                 move.order += 2 * other.points + PLAYOUT_FIRST
         free(g.out)
@@ -1468,7 +1538,7 @@ cdef class EndgameSearch:
         cdef uint64_t key
         cdef Entry* entry
         cdef MoveSet moves
-        cdef bint owned
+        cdef bint owned = False
         cdef EMove* move
         cdef EMove played[MAX_LINE]  # the plays placed, lifted afterwards
         cdef int movers[MAX_LINE]
