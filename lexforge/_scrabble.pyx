@@ -1338,8 +1338,8 @@ cdef class EndgameSearch:
     cdef void update_dirs(self, bint empty) noexcept nogil:
         """Both directions' lines, anchors and cross-checks for the current board: filled
         whole for an empty board or the first time, else updated around the squares whose
-        tile changed since (the cross-checks of their column and row, the anchors next to
-        them)."""
+        tile changed since: an empty square's cross-check reads the tiles next to it up to
+        the first empty square, its anchor its four neighbours."""
         cdef int s, k, i, row, col, line, pos, n = 0
         cdef int changed[MAX_SQUARES]
         cdef Dir* d
@@ -1375,15 +1375,32 @@ cdef class EndgameSearch:
                     ]
         for k in range(n):
             row, col = changed[k] // self.cols, changed[k] % self.cols
-            # Across: the squares of its column (their cross-checks), its row neighbours.
+            # Across (cross-checks down the column): the square, the first empty squares
+            # above and below it, and its neighbours in the row (their anchors).
             d = &self.dirs[0]
-            for line in range(self.rows):
+            line = row
+            while line >= 0 and (line == row or d.tile[line * d.length + col] >= 0):
+                line -= 1
+            if line >= 0:
+                fill_square(d, line, col, nodes, n_nodes, self.n_letters, False, False)
+            line = row
+            while line < d.lines and (line == row or d.tile[line * d.length + col] >= 0):
+                line += 1
+            if line < d.lines:
                 fill_square(d, line, col, nodes, n_nodes, self.n_letters, False, False)
             for pos in range(max(col - 1, 0), min(col + 2, self.cols)):
                 fill_square(d, row, pos, nodes, n_nodes, self.n_letters, False, False)
-            # Down: the squares of its row, its column neighbours.
+            # Down, likewise along the row.
             d = &self.dirs[1]
-            for line in range(self.cols):
+            line = col
+            while line >= 0 and (line == col or d.tile[line * d.length + row] >= 0):
+                line -= 1
+            if line >= 0:
+                fill_square(d, line, row, nodes, n_nodes, self.n_letters, False, False)
+            line = col
+            while line < d.lines and (line == col or d.tile[line * d.length + row] >= 0):
+                line += 1
+            if line < d.lines:
                 fill_square(d, line, row, nodes, n_nodes, self.n_letters, False, False)
             for pos in range(max(row - 1, 0), min(row + 2, self.rows)):
                 fill_square(d, col, pos, nodes, n_nodes, self.n_letters, False, False)
