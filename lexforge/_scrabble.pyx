@@ -25,7 +25,7 @@ below the ``top``-th best score found so far.
 """
 
 from cpython cimport array
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -165,6 +165,15 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
             s = r * cols + c if across else c * cols + r
             fill_square(d, r, c, nodes, n_nodes, n_letters, empty_board and s == start,
                         empty_board)
+
+
+cdef inline void set_anchor(Dir* d, int r, int c) noexcept nogil:
+    """Whether the square (line r, position c) of a board with tiles is an anchor."""
+    cdef int L = d.length, i = r * L + c
+    d.anchor[i] = d.tile[i] < 0 and (
+        (r > 0 and d.tile[i - L] >= 0) or (r + 1 < d.lines and d.tile[i + L] >= 0)
+        or (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0)
+    )
 
 
 cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nodes,
@@ -953,10 +962,9 @@ cdef uint64_t NO_KEY = 0
 cdef struct EMove:  # a play of the endgame search
     int32_t score
     int32_t order  # search order: higher first
-    int32_t index  # its place in the generator's output (ties broken by it)
     uint64_t key  # the hash of its tiles on their squares
     uint8_t count, row, col, across, length
-    uint16_t square[MAX_RACK]  # the squares of the placed tiles, in the word's order
+    uint32_t new  # bit j: the word's j-th square gets a placed tile
     uint8_t code[MAX_RACK]  # their letter index, BLANK_CODE added for a blank
 
 
@@ -997,7 +1005,7 @@ cdef int compare_emoves(const void* a, const void* b) noexcept nogil:
     cdef const EMove* y = <const EMove*>b
     if x.order != y.order:
         return -1 if x.order > y.order else 1
-    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+    return -1 if x.key < y.key else (1 if x.key > y.key else 0)  # (distinct plays' keys differ)
 
 
 cdef class EndgameSearch:
@@ -1023,9 +1031,10 @@ cdef class EndgameSearch:
     cdef Entry* table
     cdef int64_t table_mask, table_used
     cdef MoveSet* sets
-    cdef int64_t sets_mask, sets_used, set_bytes
+    cdef int64_t sets_mask
     cdef int64_t max_set_bytes
     cdef public int64_t positions
+    cdef public int64_t sets_used, set_bytes
     cdef int64_t max_positions
     cdef double deadline
     cdef bint aborted
@@ -1046,7 +1055,7 @@ cdef class EndgameSearch:
         int rack_size,
         int bingo,
         racks,
-        int64_t max_set_bytes = 256 << 20,
+        int64_t max_set_bytes = 512 << 20,
     ) -> None:
         """The board as ``Position`` takes it; ``racks``: the mover's and the other's, each
         (counts per graph letter, blanks)."""
@@ -1304,16 +1313,20 @@ cdef class EndgameSearch:
 
     cdef void place(self, int me, const EMove* move, int points) noexcept nogil:
         cdef Side* side = &self.sides[me]
-        cdef int k, code
-        for k in range(move.count):
-            code = move.code[k]
-            if code >= BLANK_CODE:
-                side.blanks -= 1
-                self.tiles[move.square[k]] = code - BLANK_CODE + 1
-                self.blank[move.square[k]] = 1
-            else:
-                side.counts[code] -= 1
-                self.tiles[move.square[k]] = code + 1
+        cdef int k = 0, j, code, square = move.row * self.cols + move.col
+        cdef int step = 1 if move.across else self.cols
+        for j in range(move.length):
+            if move.new >> j & 1:
+                code = move.code[k]
+                k += 1
+                if code >= BLANK_CODE:
+                    side.blanks -= 1
+                    self.tiles[square] = code - BLANK_CODE + 1
+                    self.blank[square] = 1
+                else:
+                    side.counts[code] -= 1
+                    self.tiles[square] = code + 1
+            square += step
         side.tiles -= move.count
         side.points -= points
         self.placed += move.count
@@ -1321,15 +1334,19 @@ cdef class EndgameSearch:
 
     cdef void lift(self, int me, const EMove* move, int points) noexcept nogil:
         cdef Side* side = &self.sides[me]
-        cdef int k, code
-        for k in range(move.count):
-            code = move.code[k]
-            if code >= BLANK_CODE:
-                side.blanks += 1
-                self.blank[move.square[k]] = 0
-            else:
-                side.counts[code] += 1
-            self.tiles[move.square[k]] = 0
+        cdef int k = 0, j, code, square = move.row * self.cols + move.col
+        cdef int step = 1 if move.across else self.cols
+        for j in range(move.length):
+            if move.new >> j & 1:
+                code = move.code[k]
+                k += 1
+                if code >= BLANK_CODE:
+                    side.blanks += 1
+                    self.blank[square] = 0
+                else:
+                    side.counts[code] += 1
+                self.tiles[square] = 0
+            square += step
         side.tiles += move.count
         side.points += points
         self.placed -= move.count
@@ -1340,7 +1357,7 @@ cdef class EndgameSearch:
         whole for an empty board or the first time, else updated around the squares whose
         tile changed since: an empty square's cross-check reads the tiles next to it up to
         the first empty square, its anchor its four neighbours."""
-        cdef int s, k, i, row, col, line, pos, n = 0
+        cdef int s, k, i, row, col, line, n = 0
         cdef int changed[MAX_SQUARES]
         cdef Dir* d
         cdef const uint64_t* nodes = &self.nodes[0]
@@ -1375,8 +1392,8 @@ cdef class EndgameSearch:
                     ]
         for k in range(n):
             row, col = changed[k] // self.cols, changed[k] % self.cols
-            # Across (cross-checks down the column): the square, the first empty squares
-            # above and below it, and its neighbours in the row (their anchors).
+            # Across (cross-checks down the column): the first empty squares above and below
+            # it, the square, and its neighbours in the row (only their anchors change).
             d = &self.dirs[0]
             line = row
             while line >= 0 and (line == row or d.tile[line * d.length + col] >= 0):
@@ -1388,8 +1405,11 @@ cdef class EndgameSearch:
                 line += 1
             if line < d.lines:
                 fill_square(d, line, col, nodes, n_nodes, self.n_letters, False, False)
-            for pos in range(max(col - 1, 0), min(col + 2, self.cols)):
-                fill_square(d, row, pos, nodes, n_nodes, self.n_letters, False, False)
+            fill_square(d, row, col, nodes, n_nodes, self.n_letters, False, False)
+            if col > 0:
+                set_anchor(d, row, col - 1)
+            if col + 1 < self.cols:
+                set_anchor(d, row, col + 1)
             # Down, likewise along the row.
             d = &self.dirs[1]
             line = col
@@ -1402,8 +1422,11 @@ cdef class EndgameSearch:
                 line += 1
             if line < d.lines:
                 fill_square(d, line, row, nodes, n_nodes, self.n_letters, False, False)
-            for pos in range(max(row - 1, 0), min(row + 2, self.rows)):
-                fill_square(d, col, pos, nodes, n_nodes, self.n_letters, False, False)
+            fill_square(d, col, row, nodes, n_nodes, self.n_letters, False, False)
+            if row > 0:
+                set_anchor(d, col, row - 1)
+            if row + 1 < self.rows:
+                set_anchor(d, col, row + 1)
 
     cdef bint moves_of(self, int me, MoveSet* out, bint* owned) noexcept nogil:
         """The plays of ``me`` in search order: kept from an earlier visit to the same board
@@ -1523,19 +1546,19 @@ cdef class EndgameSearch:
             rec = &g.out[i]
             move = &out.moves[i]
             move.score = rec.score
-            move.index = i
             move.row = rec.row
             move.col = rec.col
             move.across = rec.across
             move.length = rec.length
             move.count = rec.count
             move.key = 0
+            move.new = 0
             square = rec.row * self.cols + rec.col
             step = 1 if rec.across else self.cols
             k = 0
             for j in range(rec.length):
                 if self.tiles[square] == 0:
-                    move.square[k] = square
+                    move.new |= (<uint32_t>1) << j
                     move.code[k] = rec.letters[k] + (BLANK_CODE if rec.blank[k] else 0)
                     move.key ^= tile_key(square, move.code[k])
                     k += 1
