@@ -22,6 +22,11 @@ gets an upper bound on the score of any move found from it (the best playable ti
 square, the premiums, the cross words and the bingo, over every span through the anchor), the
 anchors are searched best bound first and the search stops at the first anchor whose bound is
 below the ``top``-th best score found so far.
+
+``EndgameSearch`` is lexforge.endgame's negamax over this generator: it places and lifts tiles
+on its own board, updates the cross-checks and anchors around the squares that changed, and
+keeps each position's plays (``EMove``: the score, the square of the first letter, the
+direction, which squares of the word are new and their tiles) for the next visit.
 """
 
 from cpython cimport array
@@ -1031,10 +1036,9 @@ cdef class EndgameSearch:
     cdef Entry* table
     cdef int64_t table_mask, table_used
     cdef MoveSet* sets
-    cdef int64_t sets_mask
+    cdef int64_t sets_mask, sets_used, set_bytes
     cdef int64_t max_set_bytes
     cdef public int64_t positions
-    cdef public int64_t sets_used, set_bytes
     cdef int64_t max_positions
     cdef double deadline
     cdef bint aborted
@@ -1225,8 +1229,11 @@ cdef class EndgameSearch:
                 if entry.lower == entry.upper:
                     complete[0] = complete[0] and entry.depth == COMPLETE
                     return entry.lower
-                alpha = max(alpha, entry.lower)
-                beta = min(beta, entry.upper)
+                if entry.depth == COMPLETE:
+                    # True bounds narrow the window soundly; a depth-limited entry's would make
+                    # a search that met no horizon return a bound as if it were the value.
+                    alpha = max(alpha, entry.lower)
+                    beta = min(beta, entry.upper)
         if depth == 0:
             complete[0] = False
             return self.sides[1 - me].points - self.sides[me].points
@@ -1483,7 +1490,7 @@ cdef class EndgameSearch:
     cdef bint generate(self, int me, MoveSet* out) noexcept nogil:
         """Every play of ``me``'s rack on the current board (lexforge.scrabble's generator),
         ordered for the search: a play-out first (its score with the other's rack twice),
-        then by score."""
+        then by score plus 3 points a tile placed (tiles dumped early shorten the game)."""
         cdef Side* side = &self.sides[me]
         cdef Side* other = &self.sides[1 - me]
         cdef Gen g

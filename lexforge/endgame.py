@@ -15,8 +15,10 @@ same board and rack: every deeper search meets them again), and the search prune
 alpha-beta and a transposition table keyed by a hash of the tiles played since the root (two
 plays in either order reach one position), both racks and the scoreless turns. Moves are tried
 best first: the table's best move, then play-outs (their score with the other's rack counted
-twice), then by score, the pass last — the order of Macondo's endgame solver
-(domino14/macondo, endgame/negamax: hash move, going out, score). The search deepens one turn at
+twice), then by score plus 3 points a tile placed, the pass last — much as Macondo's endgame
+solver orders them (domino14/macondo, endgame/negamax: the hash move, going out, the score
+with a weight on the tiles played); like it, every move after the first is searched with a
+null window first (principal variation search). The search deepens one turn at
 a time so that a budget (seconds or positions searched) still leaves the best line of the
 deepest finished search; below the horizon a position is valued as if both racks stayed stuck
 (each player loses their own). A search that met no horizon is exact, and says so.
