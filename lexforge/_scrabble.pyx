@@ -1313,7 +1313,9 @@ cdef class EndgameSearch:
             return score + other.points - (mine.points - points)
         if move != NULL:
             self.place(me, move, points)
-        value = self.negamax(1 - me, depth - 1, -beta, -alpha, streak, complete)
+        # The mover's window less the play's score, from the other side: (alpha, beta) for
+        # ``score - value`` is (score - beta, score - alpha) for ``value``.
+        value = self.negamax(1 - me, depth - 1, score - beta, score - alpha, streak, complete)
         if move != NULL:
             self.lift(me, move, points)
         return score - value
@@ -1656,3 +1658,4 @@ cdef double now() noexcept nogil:
     cdef timespec t
     clock_gettime(CLOCK_MONOTONIC, &t)
     return t.tv_sec + t.tv_nsec * 1e-9
+
