@@ -192,3 +192,40 @@ def test_the_equity_player_reads_the_opponents_rack_and_plays_the_endgame_line(b
             lexicon, view.board, view.rack, other, max_positions=player.endgame_positions
         )
         assert player.choose(view) == solved.line[0]
+
+
+def test_the_value_is_the_best_play_less_the_opponents_value_after_it(build_dir):
+    """One ply of minimax over the solver itself, on the empty-bag positions of a Spanish
+    self-play game where no rack holds more than four tiles: the root's exact value is the
+    best of each play's score less the opponent's exact value after it (a play-out: plus twice
+    the other rack) and of the pass. Cutoffs on wrong bounds break this equality."""
+    lexicon = Lexicon.open(build_dir / "stage" / "es-scrabble")
+    positions: list[tuple] = []
+
+    def on_turn(event, game) -> None:
+        streak = 0 if event.score else game.scoreless + 1
+        mover = (event.player + 1) % 2
+        racks = game.racks[mover], game.racks[1 - mover]
+        if not game.bag and all(racks) and max(map(len, racks)) <= 4 and streak < 6:
+            positions.append((game.board, *racks, streak))
+
+    play_game(lexicon, [Greedy("one"), Greedy("two")], 4, on_turn=on_turn)
+    assert positions
+    language = lexicon.language
+    for board, rack, other, scoreless in positions:
+        solved = endgame.solve(lexicon, board, rack, other, scoreless=scoreless)
+        values = []
+        for move in [*scrabble.find_moves(lexicon, board, rack), Pass()]:
+            score = 0 if isinstance(move, Pass) else move.score
+            left = rack if isinstance(move, Pass) else rack_after(rack, placed_tiles(move.placed))
+            streak = 0 if score else scoreless + 1
+            if not left:
+                values.append(score + 2 * endgame.rack_points(other, language))
+            elif streak >= endgame.SCORELESS_TURNS:
+                stuck = endgame.rack_points(other, language) - endgame.rack_points(left, language)
+                values.append(score + stuck)
+            else:
+                after = board if isinstance(move, Pass) else scrabble.play(board, move)
+                reply = endgame.solve(lexicon, after, other, left, scoreless=streak)
+                values.append(score - reply.spread)
+        assert solved.exact and solved.spread == max(values), (rack, other)
