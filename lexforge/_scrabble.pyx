@@ -22,12 +22,18 @@ gets an upper bound on the score of any move found from it (the best playable ti
 square, the premiums, the cross words and the bingo, over every span through the anchor), the
 anchors are searched best bound first and the search stops at the first anchor whose bound is
 below the ``top``-th best score found so far.
+
+``EndgameSearch`` is lexforge.endgame's negamax over this generator: it places and lifts tiles
+on its own board, updates the cross-checks and anchors around the squares that changed, and
+keeps each position's plays (``EMove``: the score, the square of the first letter, the
+direction, which squares of the word are new and their tiles) for the next visit.
 """
 
 from cpython cimport array
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 import array
 
@@ -146,11 +152,7 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
                    const int* values, const uint8_t* ranks, const uint64_t* nodes,
                    int64_t n_nodes, int n_letters, int start, bint empty_board) noexcept nogil:
     """The direction's lines, anchors and cross-checks."""
-    cdef int r, c, s, top, bottom, i, letter
-    cdef int64_t node, branch
-    cdef uint64_t mask
-    cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
-    cdef uint64_t allowed
+    cdef int r, c, s, i
     d.lines = rows if across else cols
     d.length = cols if across else rows
     cdef int L = d.length
@@ -165,50 +167,71 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
             d.word_mult[i] = wmult[s]
     for r in range(d.lines):
         for c in range(L):
-            i = r * L + c
-            d.anchor[i] = 0
-            d.allowed[i] = 0
-            d.cross_value[i] = NO_CROSS
-            if d.tile[i] >= 0:
-                continue
-            if empty_board:
-                s = r * cols + c if across else c * cols + r
-                d.anchor[i] = s == start
-            else:
-                d.anchor[i] = ((r > 0 and d.tile[i - L] >= 0) or (r + 1 < d.lines and d.tile[i + L] >= 0)
-                               or (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0))
-            top = r
-            while top > 0 and d.tile[(top - 1) * L + c] >= 0:
-                top -= 1
-            bottom = r
-            while bottom + 1 < d.lines and d.tile[(bottom + 1) * L + c] >= 0:
-                bottom += 1
-            if top == bottom:
-                d.allowed[i] = all_letters
-                continue
-            d.cross_value[i] = 0
-            for s in range(top, bottom + 1):
-                if s != r:
-                    d.cross_value[i] += d.tile_value[s * L + c]
-            node = 0
-            for s in range(top, r):
-                node = child(nodes, n_nodes, node, d.tile[s * L + c])
-                if node < 0:
-                    break
-            allowed = 0
-            if node >= 0:
-                mask = nodes[2 * node] & all_letters  # (only a damaged graph has others)
-                while mask:
-                    letter = ctz(mask)
-                    branch = child(nodes, n_nodes, node, letter)
-                    mask &= mask - 1
-                    s = r + 1
-                    while branch >= 0 and s <= bottom:
-                        branch = child(nodes, n_nodes, branch, d.tile[s * L + c])
-                        s += 1
-                    if branch >= 0 and is_word(nodes, branch):
-                        allowed |= (<uint64_t>1) << letter
-            d.allowed[i] = allowed
+            s = r * cols + c if across else c * cols + r
+            fill_square(d, r, c, nodes, n_nodes, n_letters, empty_board and s == start,
+                        empty_board)
+
+
+cdef inline void set_anchor(Dir* d, int r, int c) noexcept nogil:
+    """Whether the square (line r, position c) of a board with tiles is an anchor."""
+    cdef int L = d.length, i = r * L + c
+    d.anchor[i] = d.tile[i] < 0 and (
+        (r > 0 and d.tile[i - L] >= 0) or (r + 1 < d.lines and d.tile[i + L] >= 0)
+        or (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0)
+    )
+
+
+cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nodes,
+                      int n_letters, bint start, bint empty_board) noexcept nogil:
+    """Whether the square (line r, position c) is an anchor, and its cross-check (the
+    tiles of its line's neighbours already in ``d``); ``start``: it is the start square."""
+    cdef int L = d.length, i = r * L + c, s, top, bottom, letter
+    cdef int64_t node, branch
+    cdef uint64_t mask
+    cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
+    cdef uint64_t allowed
+    d.anchor[i] = 0
+    d.allowed[i] = 0
+    d.cross_value[i] = NO_CROSS
+    if d.tile[i] >= 0:
+        return
+    if empty_board:
+        d.anchor[i] = start
+    else:
+        d.anchor[i] = ((r > 0 and d.tile[i - L] >= 0) or (r + 1 < d.lines and d.tile[i + L] >= 0)
+                       or (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0))
+    top = r
+    while top > 0 and d.tile[(top - 1) * L + c] >= 0:
+        top -= 1
+    bottom = r
+    while bottom + 1 < d.lines and d.tile[(bottom + 1) * L + c] >= 0:
+        bottom += 1
+    if top == bottom:
+        d.allowed[i] = all_letters
+        return
+    d.cross_value[i] = 0
+    for s in range(top, bottom + 1):
+        if s != r:
+            d.cross_value[i] += d.tile_value[s * L + c]
+    node = 0
+    for s in range(top, r):
+        node = child(nodes, n_nodes, node, d.tile[s * L + c])
+        if node < 0:
+            break
+    allowed = 0
+    if node >= 0:
+        mask = nodes[2 * node] & all_letters  # (only a damaged graph has others)
+        while mask:
+            letter = ctz(mask)
+            branch = child(nodes, n_nodes, node, letter)
+            mask &= mask - 1
+            s = r + 1
+            while branch >= 0 and s <= bottom:
+                branch = child(nodes, n_nodes, branch, d.tile[s * L + c])
+                s += 1
+            if branch >= 0 and is_word(nodes, branch):
+                allowed |= (<uint64_t>1) << letter
+    d.allowed[i] = allowed
 
 
 cdef void record(Gen* g, int start, int end) noexcept nogil:
@@ -921,3 +944,718 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
         free(start_bounds)
         free(best)
         free(best_value)
+
+
+# ---------------------------------------------------------------------------------------------
+# The endgame search (lexforge.endgame): negamax over both known racks, compiled end to end.
+
+
+cdef enum:
+    MAX_RACK = 16  # tiles a rack may hold in the endgame search
+    MAX_LINE = 256  # turns of a best line read back
+    BLANK_CODE = 64  # added to a letter index: a blank played as that letter
+    PASS = -1  # a turn index: the pass
+    NO_TURN = -2
+    COMPLETE = 32767  # a table entry's depth when no line below it met the horizon
+    INFINITE = 1 << 29
+    SCORELESS_END = 6  # six scoreless turns in a row end the game (lexforge.game)
+    PLAYOUT_FIRST = 1 << 20  # added to a play-out's search order
+
+cdef uint64_t NO_KEY = 0
+
+
+cdef struct EMove:  # a play of the endgame search
+    int32_t score
+    int32_t order  # search order: higher first
+    uint64_t key  # the hash of its tiles on their squares
+    uint8_t count, row, col, across, length
+    uint32_t new  # bit j: the word's j-th square gets a placed tile
+    uint8_t code[MAX_RACK]  # their letter index, BLANK_CODE added for a blank
+
+
+cdef struct MoveSet:  # the plays of one rack on one board, in search order
+    uint64_t key
+    EMove* moves
+    int32_t n
+
+
+cdef struct Entry:  # the transposition table's record of a position
+    uint64_t key
+    int32_t lower, upper
+    int16_t depth  # searched that many turns deep; COMPLETE: to the end of every line
+    int32_t best  # the best turn's index in the position's MoveSet, PASS, or NO_TURN
+
+
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    """splitmix64's finalizer: a 64-bit hash of ``x``."""
+    x += 0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+cdef inline uint64_t tile_key(int square, int code) noexcept nogil:
+    return mix(<uint64_t>(square * 256 + code + 1))
+
+
+cdef struct Side:  # one player's rack
+    int counts[64]
+    int blanks
+    int tiles
+    int points  # the rack's value (blanks 0)
+
+
+cdef int compare_emoves(const void* a, const void* b) noexcept nogil:
+    cdef const EMove* x = <const EMove*>a
+    cdef const EMove* y = <const EMove*>b
+    if x.order != y.order:
+        return -1 if x.order > y.order else 1
+    return -1 if x.key < y.key else (1 if x.key > y.key else 0)  # (distinct plays' keys differ)
+
+
+cdef class EndgameSearch:
+    """One endgame: the board (tiles placed and lifted as the search plays), both racks, the
+    transposition table, the plays generated per position, the budget."""
+
+    cdef const uint64_t[::1] nodes
+    cdef int rows, cols, start, n_letters, rack_size, bingo
+    cdef int values[64]
+    cdef uint8_t ranks[128]
+    cdef uint8_t tiles[MAX_SQUARES]  # letter index + 1, 0 for an empty square
+    cdef uint8_t blank[MAX_SQUARES]
+    cdef uint8_t lmult[MAX_SQUARES]
+    cdef uint8_t wmult[MAX_SQUARES]
+    cdef bint empty_root
+    cdef int placed  # tiles placed since the root
+    cdef uint64_t board_key  # the hash of the tiles placed since the root
+    cdef Side sides[2]
+    cdef Dir* dirs
+    cdef uint8_t filled[MAX_SQUARES]  # the tiles ``dirs`` were filled for
+    cdef uint8_t filled_blank[MAX_SQUARES]
+    cdef bint filled_ok, filled_empty
+    cdef Entry* table
+    cdef int64_t table_mask, table_used
+    cdef MoveSet* sets
+    cdef int64_t sets_mask, sets_used, set_bytes
+    cdef int64_t max_set_bytes
+    cdef public int64_t positions
+    cdef int64_t max_positions
+    cdef double deadline
+    cdef bint aborted
+
+    def __cinit__(
+        self,
+        const uint64_t[::1] nodes,
+        int rows,
+        int cols,
+        bytes tiles,
+        bytes blanks,
+        bytes letter_mult,
+        bytes word_mult,
+        int start,
+        values,
+        int n_letters,
+        bytes ranks,
+        int rack_size,
+        int bingo,
+        racks,
+        int64_t max_set_bytes = 512 << 20,
+    ) -> None:
+        """The board as ``Position`` takes it; ``racks``: the mover's and the other's, each
+        (counts per graph letter, blanks)."""
+        cdef int i, k
+        if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
+            raise ValueError(f"board of {rows}×{cols} squares; at most {MAX_SIDE}×{MAX_SIDE}")
+        if not (len(tiles) == len(blanks) == len(letter_mult) == len(word_mult) == rows * cols):
+            raise ValueError("board arrays of the wrong size")
+        if not (0 < n_letters <= 64 and len(values) == n_letters and len(ranks) == 2 * n_letters):
+            raise ValueError("letter arrays of the wrong size")
+        self.nodes = nodes
+        self.rows, self.cols, self.start = rows, cols, start
+        self.n_letters, self.rack_size, self.bingo = n_letters, rack_size, bingo
+        for i in range(n_letters):
+            self.values[i] = values[i]
+        for i in range(2 * n_letters):
+            self.ranks[i] = ranks[i]
+        self.empty_root = True
+        for i in range(rows * cols):
+            if tiles[i] > n_letters:
+                raise ValueError(f"tile {tiles[i]} beyond the {n_letters} letters")
+            if not (1 <= letter_mult[i] <= 3 and 1 <= word_mult[i]):
+                raise ValueError("letter premiums are 1, 2 or 3; word premiums at least 1")
+            self.tiles[i] = tiles[i]
+            self.blank[i] = blanks[i]
+            self.lmult[i] = letter_mult[i]
+            self.wmult[i] = word_mult[i]
+            if tiles[i]:
+                self.empty_root = False
+        for k in range(2):
+            counts, jokers = racks[k]
+            if len(counts) != n_letters:
+                raise ValueError("letter arrays of the wrong size")
+            memset(&self.sides[k], 0, sizeof(Side))
+            for i in range(n_letters):
+                self.sides[k].counts[i] = counts[i]
+                self.sides[k].tiles += counts[i]
+                self.sides[k].points += counts[i] * self.values[i]
+            self.sides[k].blanks = jokers
+            self.sides[k].tiles += jokers
+            if self.sides[k].tiles > MAX_RACK:
+                raise ValueError(f"a rack of {self.sides[k].tiles} tiles; at most {MAX_RACK}")
+        self.max_set_bytes = max_set_bytes
+        self.dirs = <Dir*>malloc(2 * sizeof(Dir))
+        self.table_mask = (1 << 16) - 1
+        self.table = <Entry*>malloc((self.table_mask + 1) * sizeof(Entry))
+        self.sets_mask = (1 << 12) - 1
+        self.sets = <MoveSet*>malloc((self.sets_mask + 1) * sizeof(MoveSet))
+        if self.dirs == NULL or self.table == NULL or self.sets == NULL:
+            raise MemoryError()
+        memset(self.table, 0, (self.table_mask + 1) * sizeof(Entry))
+        memset(self.sets, 0, (self.sets_mask + 1) * sizeof(MoveSet))
+        self.max_positions = -1
+        self.deadline = -1
+
+    def __dealloc__(self) -> None:
+        self.clear_sets()
+        free(self.sets)
+        free(self.table)
+        free(self.dirs)
+
+    cdef void clear_sets(self) noexcept nogil:
+        cdef int64_t i
+        if self.sets == NULL:
+            return
+        for i in range(self.sets_mask + 1):
+            if self.sets[i].key != NO_KEY:
+                free(self.sets[i].moves)
+                self.sets[i].key = NO_KEY
+        self.sets_used = 0
+        self.set_bytes = 0
+
+    def search(self, int depth, int scoreless, max_positions, seconds):
+        """The mover's value searched ``depth`` turns deep, and whether no line met the
+        horizon; None when the budget ran out first (positions counted over every search of
+        this object, ``seconds`` from now)."""
+        cdef bint complete = True
+        cdef int value
+        self.max_positions = -1 if max_positions is None else max_positions
+        self.deadline = -1 if seconds is None else now() + seconds
+        self.aborted = False
+        if self.set_bytes > self.max_set_bytes:
+            self.clear_sets()
+        with nogil:
+            value = self.negamax(0, depth, -INFINITE, INFINITE, scoreless, &complete)
+        if self.aborted:
+            return None
+        return value, complete
+
+    cdef uint64_t key_of(self, int me, int scoreless) noexcept nogil:
+        """The position's key: the tiles placed since the root, both racks, whose turn it
+        is (as whose rack is which), the scoreless turns."""
+        cdef uint64_t h = self.board_key ^ mix(<uint64_t>scoreless + 0x51ED)
+        h ^= rack_key(&self.sides[me], self.n_letters, 0x1234567)
+        h ^= rack_key(&self.sides[1 - me], self.n_letters, 0x7654321)
+        return h if h != NO_KEY else 1
+
+    cdef Entry* probe(self, uint64_t key) noexcept nogil:
+        """The table's entry for ``key``: its own, or the empty slot where it would go."""
+        cdef int64_t i = <int64_t>(key & <uint64_t>self.table_mask)
+        while self.table[i].key != NO_KEY and self.table[i].key != key:
+            i = (i + 1) & self.table_mask
+        return &self.table[i]
+
+    cdef bint store(self, uint64_t key, int lower, int upper, int depth, int best) noexcept nogil:
+        """Record a position (the table grows to stay at most half full); False if out of
+        memory."""
+        cdef Entry* entry = self.probe(key)
+        cdef Entry* old
+        cdef int64_t i, size
+        if entry.key == NO_KEY:
+            if 2 * (self.table_used + 1) > self.table_mask + 1:
+                size = 2 * (self.table_mask + 1)
+                old = self.table
+                self.table = <Entry*>malloc(size * sizeof(Entry))
+                if self.table == NULL:
+                    self.table = old
+                    return False
+                memset(self.table, 0, size * sizeof(Entry))
+                self.table_mask = size - 1
+                for i in range(size // 2):
+                    if old[i].key != NO_KEY:
+                        self.probe(old[i].key)[0] = old[i]
+                free(old)
+                entry = self.probe(key)
+            self.table_used += 1
+        entry.key = key
+        entry.lower = lower
+        entry.upper = upper
+        entry.depth = depth
+        entry.best = best
+        return True
+
+    cdef bint spend(self) noexcept nogil:
+        """Count a position; True when the budget is spent."""
+        self.positions += 1
+        if self.max_positions >= 0 and self.positions > self.max_positions:
+            self.aborted = True
+        elif self.deadline >= 0 and self.positions % 64 == 0 and now() > self.deadline:
+            self.aborted = True
+        return self.aborted
+
+    cdef int negamax(
+        self, int me, int depth, int alpha, int beta, int scoreless, bint* complete
+    ) noexcept nogil:
+        """The value for player ``me`` to move, searched ``depth`` turns deep within (alpha,
+        beta); ``complete`` cleared when a line met the horizon (lexforge.endgame.solve)."""
+        cdef uint64_t key
+        cdef Entry* entry
+        cdef int hint = NO_TURN, start_alpha, best, best_turn, value, k, turn
+        cdef bint all_done = True, done
+        cdef MoveSet moves
+        cdef bint owned
+        if self.spend():
+            return 0
+        key = self.key_of(me, scoreless)
+        entry = self.probe(key)
+        if entry.key == key:
+            hint = entry.best
+            if entry.depth >= depth:
+                if entry.lower >= beta:
+                    complete[0] = complete[0] and entry.depth == COMPLETE
+                    return entry.lower
+                if entry.upper <= alpha:
+                    complete[0] = complete[0] and entry.depth == COMPLETE
+                    return entry.upper
+                if entry.lower == entry.upper:
+                    complete[0] = complete[0] and entry.depth == COMPLETE
+                    return entry.lower
+                if entry.depth == COMPLETE:
+                    # True bounds narrow the window soundly; a depth-limited entry's would make
+                    # a search that met no horizon return a bound as if it were the value.
+                    alpha = max(alpha, entry.lower)
+                    beta = min(beta, entry.upper)
+        if depth == 0:
+            complete[0] = False
+            return self.sides[1 - me].points - self.sides[me].points
+        if not self.moves_of(me, &moves, &owned):
+            self.aborted = True
+            return 0
+        start_alpha = alpha
+        best = -INFINITE
+        best_turn = NO_TURN
+        # The table's best turn first, then the plays in order, then the pass.
+        for k in range(-1, moves.n + 1):
+            if k == -1:
+                if hint == NO_TURN or hint >= moves.n:
+                    continue
+                turn = hint
+            elif k == moves.n:
+                if hint == PASS:
+                    continue
+                turn = PASS
+            else:
+                if k == hint:
+                    continue
+                turn = k
+            done = True
+            if best == -INFINITE or beta - alpha <= 1:
+                value = self.after(me, depth, alpha, beta, scoreless,
+                                   &moves.moves[turn] if turn >= 0 else NULL, &done)
+            else:  # a null window first: does it beat the best so far? (principal variation)
+                value = self.after(me, depth, alpha, alpha + 1, scoreless,
+                                   &moves.moves[turn] if turn >= 0 else NULL, &done)
+                if alpha < value < beta and not self.aborted:
+                    done = True
+                    value = self.after(me, depth, alpha, beta, scoreless,
+                                       &moves.moves[turn] if turn >= 0 else NULL, &done)
+            if self.aborted:
+                break
+            all_done = all_done and done
+            if value > best:
+                best = value
+                best_turn = turn
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                break
+        if owned:
+            free(moves.moves)
+        if self.aborted:
+            return 0
+        complete[0] = complete[0] and all_done
+        k = COMPLETE if all_done else depth
+        if best <= start_alpha:
+            done = self.store(key, -INFINITE, best, k, best_turn)
+        elif best >= beta:
+            done = self.store(key, best, INFINITE, k, best_turn)
+        else:
+            done = self.store(key, best, best, k, best_turn)
+        if not done:
+            self.aborted = True
+        return best
+
+    cdef int after(
+        self, int me, int depth, int alpha, int beta, int scoreless, const EMove* move,
+        bint* complete
+    ) noexcept nogil:
+        """The value for ``me`` of playing ``move`` (NULL: passing)."""
+        cdef Side* mine = &self.sides[me]
+        cdef Side* other = &self.sides[1 - me]
+        cdef int score = move.score if move != NULL else 0
+        cdef int left = mine.tiles - (move.count if move != NULL else 0)
+        cdef int streak, value, points = 0
+        if left == 0:  # played out: the other's rack counts twice
+            return score + 2 * other.points
+        streak = 0 if score else scoreless + 1
+        if move != NULL:
+            points = play_points(self, move)
+        if streak >= SCORELESS_END:  # each loses their own rack
+            return score + other.points - (mine.points - points)
+        if move != NULL:
+            self.place(me, move, points)
+        # The mover's window less the play's score, from the other side: (alpha, beta) for
+        # ``score - value`` is (score - beta, score - alpha) for ``value``.
+        value = self.negamax(1 - me, depth - 1, score - beta, score - alpha, streak, complete)
+        if move != NULL:
+            self.lift(me, move, points)
+        return score - value
+
+    cdef void place(self, int me, const EMove* move, int points) noexcept nogil:
+        cdef Side* side = &self.sides[me]
+        cdef int k = 0, j, code, square = move.row * self.cols + move.col
+        cdef int step = 1 if move.across else self.cols
+        for j in range(move.length):
+            if move.new >> j & 1:
+                code = move.code[k]
+                k += 1
+                if code >= BLANK_CODE:
+                    side.blanks -= 1
+                    self.tiles[square] = code - BLANK_CODE + 1
+                    self.blank[square] = 1
+                else:
+                    side.counts[code] -= 1
+                    self.tiles[square] = code + 1
+            square += step
+        side.tiles -= move.count
+        side.points -= points
+        self.placed += move.count
+        self.board_key ^= move.key
+
+    cdef void lift(self, int me, const EMove* move, int points) noexcept nogil:
+        cdef Side* side = &self.sides[me]
+        cdef int k = 0, j, code, square = move.row * self.cols + move.col
+        cdef int step = 1 if move.across else self.cols
+        for j in range(move.length):
+            if move.new >> j & 1:
+                code = move.code[k]
+                k += 1
+                if code >= BLANK_CODE:
+                    side.blanks += 1
+                    self.blank[square] = 0
+                else:
+                    side.counts[code] += 1
+                self.tiles[square] = 0
+            square += step
+        side.tiles += move.count
+        side.points += points
+        self.placed -= move.count
+        self.board_key ^= move.key
+
+    cdef void update_dirs(self, bint empty) noexcept nogil:
+        """Both directions' lines, anchors and cross-checks for the current board: filled
+        whole for an empty board or the first time, else updated around the squares whose
+        tile changed since: an empty square's cross-check reads the tiles next to it up to
+        the first empty square, its anchor its four neighbours."""
+        cdef int s, k, i, row, col, line, n = 0
+        cdef int changed[MAX_SQUARES]
+        cdef Dir* d
+        cdef const uint64_t* nodes = &self.nodes[0]
+        cdef int64_t n_nodes = self.nodes.shape[0] // 2
+        if empty or not self.filled_ok or self.filled_empty:
+            for k in range(2):
+                fill_dir(&self.dirs[k], k == 0, self.rows, self.cols, self.tiles, self.blank,
+                         self.lmult, self.wmult, self.values, self.ranks, nodes, n_nodes,
+                         self.n_letters, self.start, empty)
+            memcpy(self.filled, self.tiles, sizeof(self.filled))
+            memcpy(self.filled_blank, self.blank, sizeof(self.filled_blank))
+            self.filled_ok = True
+            self.filled_empty = empty
+            return
+        for s in range(self.rows * self.cols):
+            if self.filled[s] != self.tiles[s] or self.filled_blank[s] != self.blank[s]:
+                changed[n] = s
+                n += 1
+                self.filled[s] = self.tiles[s]
+                self.filled_blank[s] = self.blank[s]
+                row, col = s // self.cols, s % self.cols
+                for k in range(2):
+                    d = &self.dirs[k]
+                    i = (row * d.length + col) if k == 0 else (col * d.length + row)
+                    d.tile[i] = <int>self.tiles[s] - 1
+                    d.tile_value[i] = (
+                        0 if (self.tiles[s] == 0 or self.blank[s])
+                        else self.values[self.tiles[s] - 1]
+                    )
+                    d.tile_rank[i] = 0 if self.tiles[s] == 0 else self.ranks[
+                        self.tiles[s] - 1 + (self.n_letters if self.blank[s] else 0)
+                    ]
+        for k in range(n):
+            row, col = changed[k] // self.cols, changed[k] % self.cols
+            # Across (cross-checks down the column): the first empty squares above and below
+            # it, the square, and its neighbours in the row (only their anchors change).
+            d = &self.dirs[0]
+            line = row
+            while line >= 0 and (line == row or d.tile[line * d.length + col] >= 0):
+                line -= 1
+            if line >= 0:
+                fill_square(d, line, col, nodes, n_nodes, self.n_letters, False, False)
+            line = row
+            while line < d.lines and (line == row or d.tile[line * d.length + col] >= 0):
+                line += 1
+            if line < d.lines:
+                fill_square(d, line, col, nodes, n_nodes, self.n_letters, False, False)
+            fill_square(d, row, col, nodes, n_nodes, self.n_letters, False, False)
+            if col > 0:
+                set_anchor(d, row, col - 1)
+            if col + 1 < self.cols:
+                set_anchor(d, row, col + 1)
+            # Down, likewise along the row.
+            d = &self.dirs[1]
+            line = col
+            while line >= 0 and (line == col or d.tile[line * d.length + row] >= 0):
+                line -= 1
+            if line >= 0:
+                fill_square(d, line, row, nodes, n_nodes, self.n_letters, False, False)
+            line = col
+            while line < d.lines and (line == col or d.tile[line * d.length + row] >= 0):
+                line += 1
+            if line < d.lines:
+                fill_square(d, line, row, nodes, n_nodes, self.n_letters, False, False)
+            fill_square(d, col, row, nodes, n_nodes, self.n_letters, False, False)
+            if row > 0:
+                set_anchor(d, col, row - 1)
+            if row + 1 < self.rows:
+                set_anchor(d, col, row + 1)
+
+    cdef bint moves_of(self, int me, MoveSet* out, bint* owned) noexcept nogil:
+        """The plays of ``me`` in search order: kept from an earlier visit to the same board
+        and rack, else generated (and kept while the kept plays fit their memory). False if
+        out of memory."""
+        cdef uint64_t key = mix(self.board_key ^ rack_key(&self.sides[me], self.n_letters, 0x99))
+        cdef int64_t i
+        cdef MoveSet* slot
+        if key == NO_KEY:
+            key = 1
+        i = <int64_t>(key & <uint64_t>self.sets_mask)
+        while self.sets[i].key != NO_KEY and self.sets[i].key != key:
+            i = (i + 1) & self.sets_mask
+        if self.sets[i].key == key:
+            out[0] = self.sets[i]
+            owned[0] = False
+            return True
+        if not self.generate(me, out):
+            return False
+        out.key = key
+        if self.set_bytes > self.max_set_bytes:
+            owned[0] = True
+            return True
+        if 2 * (self.sets_used + 1) > self.sets_mask + 1 and not self.grow_sets():
+            owned[0] = True
+            return True
+        i = <int64_t>(key & <uint64_t>self.sets_mask)
+        while self.sets[i].key != NO_KEY:
+            i = (i + 1) & self.sets_mask
+        self.sets[i] = out[0]
+        self.sets_used += 1
+        self.set_bytes += out.n * sizeof(EMove) + sizeof(MoveSet)
+        owned[0] = False
+        return True
+
+    cdef bint grow_sets(self) noexcept nogil:
+        cdef int64_t size = 2 * (self.sets_mask + 1), i, j
+        cdef MoveSet* old = self.sets
+        self.sets = <MoveSet*>malloc(size * sizeof(MoveSet))
+        if self.sets == NULL:
+            self.sets = old
+            return False
+        memset(self.sets, 0, size * sizeof(MoveSet))
+        self.sets_mask = size - 1
+        for i in range(size // 2):
+            if old[i].key != NO_KEY:
+                j = <int64_t>(old[i].key & <uint64_t>self.sets_mask)
+                while self.sets[j].key != NO_KEY:
+                    j = (j + 1) & self.sets_mask
+                self.sets[j] = old[i]
+        free(old)
+        return True
+
+    cdef bint generate(self, int me, MoveSet* out) noexcept nogil:
+        """Every play of ``me``'s rack on the current board (lexforge.scrabble's generator),
+        ordered for the search: a play-out first (its score with the other's rack twice),
+        then by score plus 3 points a tile placed (tiles dumped early shorten the game)."""
+        cdef Side* side = &self.sides[me]
+        cdef Side* other = &self.sides[1 - me]
+        cdef Gen g
+        cdef int i, k, r, c, j, square, step
+        cdef int n_anchors = 0
+        cdef bint empty = self.empty_root and self.placed == 0
+        cdef const Rec* rec
+        cdef EMove* move
+        cdef Anchor* anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
+        if anchors == NULL:
+            return False
+        self.update_dirs(empty)
+        for k in range(2):
+            for r in range(self.dirs[k].lines):
+                for c in range(self.dirs[k].length):
+                    if self.dirs[k].anchor[r * self.dirs[k].length + c]:
+                        anchors[n_anchors].across = k == 0
+                        anchors[n_anchors].line = r
+                        anchors[n_anchors].col = c
+                        n_anchors += 1
+        memset(&g, 0, sizeof(Gen))
+        memcpy(g.values, self.values, sizeof(g.values))
+        for i in range(self.n_letters):
+            g.counts[i] = side.counts[i]
+            if g.counts[i] > 0:
+                g.rack_mask |= (<uint64_t>1) << i
+        rack_best_values(&g)
+        g.dirs = self.dirs
+        g.ranks = self.ranks
+        g.n_letters = self.n_letters
+        g.nodes = &self.nodes[0]
+        g.n_nodes = self.nodes.shape[0] // 2
+        g.all_letters = (
+            (<uint64_t>-1) if self.n_letters >= 64 else ((<uint64_t>1) << self.n_letters) - 1
+        )
+        g.blanks = side.blanks
+        g.rack_size = self.rack_size
+        g.bingo = self.bingo
+        g.lefts_depth = -1
+        g.cap = 256
+        g.out = <Rec*>malloc(g.cap * sizeof(Rec))
+        if g.out == NULL:
+            free(anchors)
+            return False
+        for i in range(n_anchors):
+            if g.failed:
+                break
+            g.across = anchors[i].across
+            g.dir = &self.dirs[0 if g.across else 1]
+            search_anchor(&g, anchors[i].line, anchors[i].col, side.tiles, NULL)
+        free(anchors)
+        free(g.lefts)
+        out.n = <int32_t>g.n
+        out.moves = <EMove*>malloc((g.n + 1) * sizeof(EMove))
+        if g.failed or out.moves == NULL:
+            free(g.out)
+            free(out.moves)
+            return False
+        for i in range(g.n):
+            rec = &g.out[i]
+            move = &out.moves[i]
+            move.score = rec.score
+            move.row = rec.row
+            move.col = rec.col
+            move.across = rec.across
+            move.length = rec.length
+            move.count = rec.count
+            move.key = 0
+            move.new = 0
+            square = rec.row * self.cols + rec.col
+            step = 1 if rec.across else self.cols
+            k = 0
+            for j in range(rec.length):
+                if self.tiles[square] == 0:
+                    move.new |= (<uint32_t>1) << j
+                    move.code[k] = rec.letters[k] + (BLANK_CODE if rec.blank[k] else 0)
+                    move.key ^= tile_key(square, move.code[k])
+                    k += 1
+                square += step
+            move.order = rec.score + 3 * rec.count
+            if rec.count == side.tiles:
+                move.order += 2 * other.points + PLAYOUT_FIRST
+        free(g.out)
+        qsort(out.moves, out.n, sizeof(EMove), compare_emoves)
+        return True
+
+    def line(self, int scoreless):
+        """The best line, read from the table's best turns: per turn, None for a pass, else
+        the play as ``generate`` records it (score, row, column, across, length, codes)."""
+        cdef list turns = []
+        cdef int me = 0, k, n = 0
+        cdef uint64_t key
+        cdef Entry* entry
+        cdef MoveSet moves
+        cdef bint owned = False
+        cdef EMove* move
+        cdef EMove played[MAX_LINE]  # the plays placed, lifted afterwards
+        cdef int movers[MAX_LINE]
+        cdef int points[MAX_LINE]
+        try:
+            while len(turns) < MAX_LINE:
+                key = self.key_of(me, scoreless)
+                entry = self.probe(key)
+                if entry.key != key or entry.best == NO_TURN:
+                    break
+                if entry.best == PASS:
+                    turns.append(None)
+                    scoreless += 1
+                    if scoreless >= SCORELESS_END:
+                        break
+                    me = 1 - me
+                    continue
+                if not self.moves_of(me, &moves, &owned):
+                    raise MemoryError()
+                if entry.best < moves.n:
+                    played[n] = moves.moves[entry.best]
+                if owned:
+                    free(moves.moves)
+                if entry.best >= moves.n:
+                    break
+                move = &played[n]
+                record = [move.score, move.row, move.col, move.across, move.length]
+                for k in range(move.count):
+                    if move.code[k] >= BLANK_CODE:
+                        record.append(move.code[k] - BLANK_CODE + C_BLANK_FLAG)
+                    else:
+                        record.append(move.code[k])
+                turns.append(record)
+                movers[n] = me
+                points[n] = play_points(self, move)
+                self.place(me, move, points[n])
+                n += 1
+                scoreless = 0 if move.score else scoreless + 1
+                if self.sides[me].tiles == 0 or scoreless >= SCORELESS_END:
+                    break
+                me = 1 - me
+        finally:
+            while n > 0:
+                n -= 1
+                self.lift(movers[n], &played[n], points[n])
+        return turns
+
+
+cdef int play_points(EndgameSearch search, const EMove* move) noexcept nogil:
+    """The value of the tiles a play takes from the rack (blanks 0)."""
+    cdef int k, points = 0
+    for k in range(move.count):
+        if move.code[k] < BLANK_CODE:
+            points += search.values[move.code[k]]
+    return points
+
+
+cdef uint64_t rack_key(const Side* side, int n_letters, uint64_t salt) noexcept nogil:
+    cdef uint64_t h = salt
+    cdef int i
+    for i in range(n_letters):
+        h = (h ^ <uint64_t>side.counts[i]) * 0x100000001B3ULL
+    h = (h ^ <uint64_t>side.blanks) * 0x100000001B3ULL
+    return mix(h)
+
+
+cdef double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
+

@@ -358,6 +358,15 @@ def generate(lexicon: Lexicon, board: Board, rack_text: str, top: int | None = N
     return MoveList(records, width, board, letters)
 
 
+def rack_counts(lexicon: Lexicon, rack_text: str) -> tuple[list[int], int]:
+    """The rack's tiles per graph letter (the compiled code's letter indices) and its blanks;
+    an empty rack holds none."""
+    letters, index = _letter_index(lexicon)
+    if not rack_text:
+        return [0] * len(letters), 0
+    return _rack_counts(lexicon, rack_text, letters, index)
+
+
 def _rack_counts(
     lexicon: Lexicon, rack_text: str, letters: str, index: dict[str, int]
 ) -> tuple[list[int], int]:
@@ -407,9 +416,14 @@ def _position(lexicon: Lexicon, board: Board) -> _scrabble.Position:
 
 @lru_cache(maxsize=16)
 def _prepared(lexicon: Lexicon, board: Board) -> _scrabble.Position:
-    """The board as the compiled generator takes it: letter index + 1 per square (0 empty),
-    blank flags, letter and word multipliers, the tile values and the letters' order; anchors
-    and cross-checks."""
+    """The board prepared for the compiled generator: anchors and cross-checks."""
+    return _scrabble.Position(*board_arrays(lexicon, board))
+
+
+def board_arrays(lexicon: Lexicon, board: Board) -> tuple:
+    """The board as the compiled code takes it (``_scrabble.Position``'s arguments): the
+    graph, the size, letter index + 1 per square (0 empty), blank flags, letter and word
+    multipliers, the start square, the tile values and the letters' order."""
     letters, codes, values, ranks = _letter_tables(lexicon)
     letter_mult, word_mult = _premiums(board.layout)
     blanks = bytearray(len(board.tiles))
@@ -421,7 +435,7 @@ def _prepared(lexicon: Lexicon, board: Board) -> _scrabble.Position:
         raise UserError(
             f"board tile {error.args[0]!r} is not a letter of the {lexicon.name} lexicon"
         ) from None
-    return _scrabble.Position(
+    return (
         lexicon.word_nodes,
         board.rows,
         board.cols,

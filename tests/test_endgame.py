@@ -1,6 +1,8 @@
 """Scrabble endgames (lexforge.endgame) against plain minimax (lexforge.reference), on a real
-game's board: the same value for every pair of small racks, lines that replay to that value,
-the end rules (play-out bonus, six scoreless turns), and budgets."""
+game's board and on the last boards of self-play games in English and in Spanish (digraph
+tiles): the same value for every pair of small random racks (blanks among them, with
+scoreless turns behind), lines that replay to that value, the end rules (play-out bonus, six
+scoreless turns), and budgets."""
 
 from __future__ import annotations
 
@@ -10,11 +12,16 @@ from pathlib import Path
 import pytest
 
 from lexforge import endgame, gcg, reference, scrabble
-from lexforge.game import play_game
+from lexforge.game import new_bag, play_game
 from lexforge.leaves import LeaveTable
 from lexforge.lexicon import Lexicon
 from lexforge.players import Equity, Greedy, unseen
 from lexforge.plays import Pass, placed_tiles, rack_after
+
+
+class _Found(Exception):
+    pass
+
 
 GAME = Path(__file__).parent / "fixtures" / "gcg" / "boys1.gcg"
 LETTERS = "AAEEIOURSTLNDGBCMPHKWYZQ?"
@@ -29,11 +36,13 @@ def position(build_dir: Path) -> tuple[Lexicon, scrabble.Board]:
     return lexicon, board
 
 
-def replayed(lexicon: Lexicon, board: scrabble.Board, rack: str, other: str, line) -> int:
+def replayed(
+    lexicon: Lexicon, board: scrabble.Board, rack: str, other: str, line, scoreless: int = 0
+) -> int:
     """The spread the line yields for the first mover, by the game's rules, when it ends the
-    game (a rack played out, or six scoreless turns)."""
+    game (a rack played out, or six scoreless turns counting ``scoreless`` behind)."""
     points = {0: 0, 1: 0}
-    racks, streak = [rack, other], 0
+    racks, streak = [rack, other], scoreless
     for turn_number, turn in enumerate(line):
         mover = turn_number % 2
         score = 0 if isinstance(turn, Pass) else turn.score
@@ -54,6 +63,44 @@ def replayed(lexicon: Lexicon, board: scrabble.Board, rack: str, other: str, lin
     else:
         raise AssertionError("the line does not end the game")
     return points[0] - points[1]
+
+
+def last_board(lexicon: Lexicon, seed: int) -> scrabble.Board:
+    """The board of a greedy self-play game when its bag first empties."""
+    found: list[scrabble.Board] = []
+
+    def on_turn(event, game) -> None:
+        if not game.bag:
+            found.append(game.board)
+            raise _Found
+
+    with pytest.raises(_Found):
+        play_game(lexicon, [Greedy("one"), Greedy("two")], seed, on_turn=on_turn)
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [("en", 1), ("en", 2), ("en", 3), ("es-scrabble", 0), ("es-scrabble", 3), ("es-scrabble", 5)],
+)
+def test_the_solver_equals_plain_minimax_on_random_endgames(build_dir, name, seed):
+    """Random racks of one or two tiles drawn from the set, a blank in one of three, with 0,
+    3 or 5 scoreless turns behind (at 5 a pass ends the game), on a self-play game's last
+    board."""
+    lexicon = Lexicon.open(build_dir / "stage" / name)
+    board = last_board(lexicon, seed)
+    rng = random.Random(seed)
+    sizes = [(1, 1), (1, 1), (1, 2), (2, 1), (1, 1), (2, 1), (1, 2), (2, 1)]
+    for mine, theirs in sizes:
+        tiles = [tile for tile in new_bag(lexicon, rng) if tile != "?"]
+        rack, other = "".join(tiles[:mine]), "".join(tiles[mine : mine + theirs])
+        if rng.random() < 1 / 3:
+            rack = "?" + rack[1:]
+        scoreless = rng.choice((0, 3, 5))
+        solved = endgame.solve(lexicon, board, rack, other, scoreless=scoreless)
+        expected = reference.endgame_value(lexicon, board, rack, other, scoreless)
+        assert solved.exact and solved.spread == expected, (rack, other, scoreless)
+        assert replayed(lexicon, board, rack, other, solved.line, scoreless) == expected
 
 
 @pytest.mark.parametrize(
@@ -122,10 +169,6 @@ def test_a_budget_stops_the_search_with_its_best_line_and_says_so(position):
     assert not timed.exact and timed.line
 
 
-class _Found(Exception):
-    pass
-
-
 def test_the_equity_player_reads_the_opponents_rack_and_plays_the_endgame_line(build_dir):
     """In self-play endgames, the tiles a player has not seen are exactly the opponent's rack,
     and the equity player plays the first turn of the endgame's line."""
@@ -149,3 +192,40 @@ def test_the_equity_player_reads_the_opponents_rack_and_plays_the_endgame_line(b
             lexicon, view.board, view.rack, other, max_positions=player.endgame_positions
         )
         assert player.choose(view) == solved.line[0]
+
+
+def test_the_value_is_the_best_play_less_the_opponents_value_after_it(build_dir):
+    """One ply of minimax over the solver itself, on the empty-bag positions of a Spanish
+    self-play game where no rack holds more than four tiles: the root's exact value is the
+    best of each play's score less the opponent's exact value after it (a play-out: plus twice
+    the other rack) and of the pass. Cutoffs on wrong bounds break this equality."""
+    lexicon = Lexicon.open(build_dir / "stage" / "es-scrabble")
+    positions: list[tuple] = []
+
+    def on_turn(event, game) -> None:
+        streak = 0 if event.score else game.scoreless + 1
+        mover = (event.player + 1) % 2
+        racks = game.racks[mover], game.racks[1 - mover]
+        if not game.bag and all(racks) and max(map(len, racks)) <= 4 and streak < 6:
+            positions.append((game.board, *racks, streak))
+
+    play_game(lexicon, [Greedy("one"), Greedy("two")], 4, on_turn=on_turn)
+    assert positions
+    language = lexicon.language
+    for board, rack, other, scoreless in positions:
+        solved = endgame.solve(lexicon, board, rack, other, scoreless=scoreless)
+        values = []
+        for move in [*scrabble.find_moves(lexicon, board, rack), Pass()]:
+            score = 0 if isinstance(move, Pass) else move.score
+            left = rack if isinstance(move, Pass) else rack_after(rack, placed_tiles(move.placed))
+            streak = 0 if score else scoreless + 1
+            if not left:
+                values.append(score + 2 * endgame.rack_points(other, language))
+            elif streak >= endgame.SCORELESS_TURNS:
+                stuck = endgame.rack_points(other, language) - endgame.rack_points(left, language)
+                values.append(score + stuck)
+            else:
+                after = board if isinstance(move, Pass) else scrabble.play(board, move)
+                reply = endgame.solve(lexicon, after, other, left, scoreless=streak)
+                values.append(score - reply.spread)
+        assert solved.exact and solved.spread == max(values), (rack, other)
