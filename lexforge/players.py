@@ -77,7 +77,7 @@ class Greedy:
         return Exchange(view.rack) if view.can_exchange else Pass()
 
 
-ENDGAME_POSITIONS = 3000  # the equity player's endgame budget: about half a second
+ENDGAME_POSITIONS = 3000  # the equity player's endgame budget: milliseconds (at most ~0.3 s)
 SIM_CANDIDATES = 8  # the simulation player's candidates: the equity player's best (+ 1)
 SIM_ITERATIONS = 48  # its deals a turn in play and self-play (deterministic)
 SIM_PLIES = 2  # our turn and the opponent's reply, each with its leave's value
