@@ -234,6 +234,28 @@ cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nod
     d.allowed[i] = allowed
 
 
+cdef void refresh_around(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nodes,
+                         int n_letters) noexcept nogil:
+    """After the square (line r, position c) of a board with tiles changed: its cross-check,
+    those of the first empty squares before and after it across the lines, and the anchors
+    of its two neighbours along its line."""
+    cdef int L = d.length, line = r
+    while line >= 0 and (line == r or d.tile[line * L + c] >= 0):
+        line -= 1
+    if line >= 0:
+        fill_square(d, line, c, nodes, n_nodes, n_letters, False, False)
+    line = r
+    while line < d.lines and (line == r or d.tile[line * L + c] >= 0):
+        line += 1
+    if line < d.lines:
+        fill_square(d, line, c, nodes, n_nodes, n_letters, False, False)
+    fill_square(d, r, c, nodes, n_nodes, n_letters, False, False)
+    if c > 0:
+        set_anchor(d, r, c - 1)
+    if c + 1 < L:
+        set_anchor(d, r, c + 1)
+
+
 cdef void record(Gen* g, int start, int end) noexcept nogil:
     """Score the word of the line from ``start`` to ``end`` (excluded) with the placed tiles."""
     cdef Dir* d = g.dir
@@ -1366,7 +1388,7 @@ cdef class EndgameSearch:
         whole for an empty board or the first time, else updated around the squares whose
         tile changed since: an empty square's cross-check reads the tiles next to it up to
         the first empty square, its anchor its four neighbours."""
-        cdef int s, k, i, row, col, line, n = 0
+        cdef int s, k, i, row, col, n = 0
         cdef int changed[MAX_SQUARES]
         cdef Dir* d
         cdef const uint64_t* nodes = &self.nodes[0]
@@ -1401,41 +1423,8 @@ cdef class EndgameSearch:
                     ]
         for k in range(n):
             row, col = changed[k] // self.cols, changed[k] % self.cols
-            # Across (cross-checks down the column): the first empty squares above and below
-            # it, the square, and its neighbours in the row (only their anchors change).
-            d = &self.dirs[0]
-            line = row
-            while line >= 0 and (line == row or d.tile[line * d.length + col] >= 0):
-                line -= 1
-            if line >= 0:
-                fill_square(d, line, col, nodes, n_nodes, self.n_letters, False, False)
-            line = row
-            while line < d.lines and (line == row or d.tile[line * d.length + col] >= 0):
-                line += 1
-            if line < d.lines:
-                fill_square(d, line, col, nodes, n_nodes, self.n_letters, False, False)
-            fill_square(d, row, col, nodes, n_nodes, self.n_letters, False, False)
-            if col > 0:
-                set_anchor(d, row, col - 1)
-            if col + 1 < self.cols:
-                set_anchor(d, row, col + 1)
-            # Down, likewise along the row.
-            d = &self.dirs[1]
-            line = col
-            while line >= 0 and (line == col or d.tile[line * d.length + row] >= 0):
-                line -= 1
-            if line >= 0:
-                fill_square(d, line, row, nodes, n_nodes, self.n_letters, False, False)
-            line = col
-            while line < d.lines and (line == col or d.tile[line * d.length + row] >= 0):
-                line += 1
-            if line < d.lines:
-                fill_square(d, line, row, nodes, n_nodes, self.n_letters, False, False)
-            fill_square(d, col, row, nodes, n_nodes, self.n_letters, False, False)
-            if row > 0:
-                set_anchor(d, col, row - 1)
-            if row + 1 < self.rows:
-                set_anchor(d, col, row + 1)
+            refresh_around(&self.dirs[0], row, col, nodes, n_nodes, self.n_letters)
+            refresh_around(&self.dirs[1], col, row, nodes, n_nodes, self.n_letters)
 
     cdef bint moves_of(self, int me, MoveSet* out, bint* owned) noexcept nogil:
         """The plays of ``me`` in search order: kept from an earlier visit to the same board
