@@ -1025,6 +1025,12 @@ cdef struct Side:  # one player's rack
     int blanks
     int tiles
     int points  # the rack's value (blanks 0)
+    uint64_t hash  # Zobrist: rack_tile_key of each tile (its letter, its copy), updated in play
+
+
+cdef inline uint64_t rack_tile_key(int letter, int copy) noexcept nogil:
+    """The hash of the ``copy``-th tile of a letter (64: a blank) on a rack."""
+    return mix(<uint64_t>(0x5A5A0000 + letter * MAX_RACK + copy))
 
 
 cdef int compare_emoves(const void* a, const void* b) noexcept nogil:
@@ -1062,6 +1068,18 @@ cdef class EndgameSearch:
     cdef int64_t max_set_bytes
     cdef public int64_t positions
     cdef int64_t max_positions
+    # Each side's plays on the root board, generated once and grouped by line (index
+    # direction * MAX_SIDE + line: line_start[i] to line_start[i + 1]); the racks they were
+    # generated for; the root board's lines, against which a line is found unchanged.
+    cdef Side root_sides[2]
+    cdef Dir* root_dirs
+    cdef uint8_t root_tiles[MAX_SQUARES]
+    cdef EMove* root_moves[2]
+    cdef int32_t root_line_start[2][2 * MAX_SIDE + 1]
+    cdef bint root_ready[2]
+    cdef EMove* scratch  # a position's plays as they are gathered, before they are kept
+    cdef int64_t scratch_cap
+    cdef Anchor* anchors  # the generator's anchors
     cdef double deadline
     cdef bint aborted
 
@@ -1085,7 +1103,7 @@ cdef class EndgameSearch:
     ) -> None:
         """The board as ``Position`` takes it; ``racks``: the mover's and the other's, each
         (counts per graph letter, blanks)."""
-        cdef int i, k
+        cdef int i, j, k
         if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
             raise ValueError(f"board of {rows}×{cols} squares; at most {MAX_SIDE}×{MAX_SIDE}")
         if not (len(tiles) == len(blanks) == len(letter_mult) == len(word_mult) == rows * cols):
@@ -1122,10 +1140,28 @@ cdef class EndgameSearch:
                 self.sides[k].points += counts[i] * self.values[i]
             self.sides[k].blanks = jokers
             self.sides[k].tiles += jokers
+            for i in range(n_letters):
+                for j in range(counts[i]):
+                    self.sides[k].hash ^= rack_tile_key(i, j)
+            for j in range(jokers):
+                self.sides[k].hash ^= rack_tile_key(64, j)
             if self.sides[k].tiles > MAX_RACK:
                 raise ValueError(f"a rack of {self.sides[k].tiles} tiles; at most {MAX_RACK}")
         self.max_set_bytes = max_set_bytes
+        self.root_sides[0] = self.sides[0]
+        self.root_sides[1] = self.sides[1]
+        memcpy(self.root_tiles, self.tiles, sizeof(self.root_tiles))
+        self.root_dirs = <Dir*>malloc(2 * sizeof(Dir))
+        if self.root_dirs == NULL:
+            raise MemoryError()
+        for k in range(2):
+            fill_dir(&self.root_dirs[k], k == 0, rows, cols, self.tiles, self.blank, self.lmult,
+                     self.wmult, self.values, self.ranks, &self.nodes[0],
+                     self.nodes.shape[0] // 2, n_letters, start, self.empty_root)
         self.dirs = <Dir*>malloc(2 * sizeof(Dir))
+        self.anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
+        if self.anchors == NULL:
+            raise MemoryError()
         self.table_mask = (1 << 16) - 1
         self.table = <Entry*>malloc((self.table_mask + 1) * sizeof(Entry))
         self.sets_mask = (1 << 12) - 1
@@ -1142,6 +1178,11 @@ cdef class EndgameSearch:
         free(self.sets)
         free(self.table)
         free(self.dirs)
+        free(self.root_dirs)
+        free(self.root_moves[0])
+        free(self.root_moves[1])
+        free(self.scratch)
+        free(self.anchors)
 
     cdef void clear_sets(self) noexcept nogil:
         cdef int64_t i
@@ -1175,8 +1216,8 @@ cdef class EndgameSearch:
         """The position's key: the tiles placed since the root, both racks, whose turn it
         is (as whose rack is which), the scoreless turns."""
         cdef uint64_t h = self.board_key ^ mix(<uint64_t>scoreless + 0x51ED)
-        h ^= rack_key(&self.sides[me], self.n_letters, 0x1234567)
-        h ^= rack_key(&self.sides[1 - me], self.n_letters, 0x7654321)
+        h ^= mix(self.sides[me].hash ^ 0x1234567)
+        h ^= mix(self.sides[1 - me].hash ^ 0x7654321)
         return h if h != NO_KEY else 1
 
     cdef Entry* probe(self, uint64_t key) noexcept nogil:
@@ -1231,7 +1272,7 @@ cdef class EndgameSearch:
         beta); ``complete`` cleared when a line met the horizon (lexforge.endgame.solve)."""
         cdef uint64_t key
         cdef Entry* entry
-        cdef int hint = NO_TURN, start_alpha, best, best_turn, value, k, turn
+        cdef int hint = NO_TURN, start_alpha, best, best_turn, value, k, turn, turn_depth
         cdef bint all_done = True, done
         cdef MoveSet moves
         cdef bint owned
@@ -1265,6 +1306,10 @@ cdef class EndgameSearch:
         start_alpha = alpha
         best = -INFINITE
         best_turn = NO_TURN
+        # A forced pass (no play at all) costs no depth: a stuck player's passes would
+        # otherwise halve the horizon (Macondo's forced-pass extension, endgame.c). The scoreless
+        # streak still ends a chain of forced passes.
+        turn_depth = depth + 1 if moves.n == 0 else depth
         # The table's best turn first, then the plays in order, then the pass.
         for k in range(-1, moves.n + 1):
             if k == -1:
@@ -1281,14 +1326,14 @@ cdef class EndgameSearch:
                 turn = k
             done = True
             if best == -INFINITE or beta - alpha <= 1:
-                value = self.after(me, depth, alpha, beta, scoreless,
+                value = self.after(me, turn_depth, alpha, beta, scoreless,
                                    &moves.moves[turn] if turn >= 0 else NULL, &done)
             else:  # a null window first: does it beat the best so far? (principal variation)
-                value = self.after(me, depth, alpha, alpha + 1, scoreless,
+                value = self.after(me, turn_depth, alpha, alpha + 1, scoreless,
                                    &moves.moves[turn] if turn >= 0 else NULL, &done)
                 if alpha < value < beta and not self.aborted:
                     done = True
-                    value = self.after(me, depth, alpha, beta, scoreless,
+                    value = self.after(me, turn_depth, alpha, beta, scoreless,
                                        &moves.moves[turn] if turn >= 0 else NULL, &done)
             if self.aborted:
                 break
@@ -1352,10 +1397,12 @@ cdef class EndgameSearch:
                 k += 1
                 if code >= BLANK_CODE:
                     side.blanks -= 1
+                    side.hash ^= rack_tile_key(64, side.blanks)
                     self.tiles[square] = code - BLANK_CODE + 1
                     self.blank[square] = 1
                 else:
                     side.counts[code] -= 1
+                    side.hash ^= rack_tile_key(code, side.counts[code])
                     self.tiles[square] = code + 1
             square += step
         side.tiles -= move.count
@@ -1372,9 +1419,11 @@ cdef class EndgameSearch:
                 code = move.code[k]
                 k += 1
                 if code >= BLANK_CODE:
+                    side.hash ^= rack_tile_key(64, side.blanks)
                     side.blanks += 1
                     self.blank[square] = 0
                 else:
+                    side.hash ^= rack_tile_key(code, side.counts[code])
                     side.counts[code] += 1
                 self.tiles[square] = 0
             square += step
@@ -1430,7 +1479,7 @@ cdef class EndgameSearch:
         """The plays of ``me`` in search order: kept from an earlier visit to the same board
         and rack, else generated (and kept while the kept plays fit their memory). False if
         out of memory."""
-        cdef uint64_t key = mix(self.board_key ^ rack_key(&self.sides[me], self.n_letters, 0x99))
+        cdef uint64_t key = mix(self.board_key ^ mix(self.sides[me].hash ^ 0x99))
         cdef int64_t i
         cdef MoveSet* slot
         if key == NO_KEY:
@@ -1479,37 +1528,157 @@ cdef class EndgameSearch:
         return True
 
     cdef bint generate(self, int me, MoveSet* out) noexcept nogil:
-        """Every play of ``me``'s rack on the current board (lexforge.scrabble's generator),
-        ordered for the search: a play-out first (its score with the other's rack twice),
-        then by score plus 3 points a tile placed (tiles dumped early shorten the game)."""
+        """Every play of ``me``'s rack on the current board, ordered for the search: a play-out
+        first (its score with the other's rack twice), then by score plus 3 points a tile
+        placed (tiles dumped early shorten the game).
+
+        The plays are generated once per side on the root board and filtered per board, as
+        wolges' and Macondo's endgame solvers do: a line (row or column) whose tiles, whose
+        neighbour lines' tiles, and whose squares' cross-checks and anchors are those of the
+        root board has the same plays for every rack, so its plays are the root plays whose
+        tiles the rack (which only shrinks) still holds; lexforge.scrabble's generator runs
+        only on the anchors of the other lines."""
         cdef Side* side = &self.sides[me]
         cdef Side* other = &self.sides[1 - me]
         cdef Gen g
-        cdef int i, k, r, c, j, square, step
-        cdef int n_anchors = 0
+        cdef int i, k, r, L, n_lines
+        cdef int64_t n = 0, capacity
         cdef bint empty = self.empty_root and self.placed == 0
-        cdef const Rec* rec
+        cdef uint8_t dirty[2 * MAX_SIDE]
+        cdef uint8_t same_tiles[MAX_SIDE + 2]
         cdef EMove* move
-        cdef Anchor* anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
-        if anchors == NULL:
-            return False
+        cdef EMove* moves
         self.update_dirs(empty)
+        if self.empty_root:  # no root plays to keep: every line is generated
+            memset(dirty, 1, sizeof(dirty))
+        else:
+            if not self.root_ready[me] and not self.root_plays(me):
+                return False
+            for k in range(2):
+                L = self.dirs[k].length
+                n_lines = self.dirs[k].lines
+                same_tiles[0] = same_tiles[n_lines + 1] = 1
+                for r in range(n_lines):
+                    same_tiles[r + 1] = memcmp(
+                        &self.dirs[k].tile[r * L], &self.root_dirs[k].tile[r * L], L * sizeof(int)
+                    ) == 0 and memcmp(
+                        &self.dirs[k].tile_value[r * L], &self.root_dirs[k].tile_value[r * L],
+                        L * sizeof(int)
+                    ) == 0
+                for r in range(n_lines):
+                    dirty[k * MAX_SIDE + r] = not (
+                        same_tiles[r] and same_tiles[r + 1] and same_tiles[r + 2]
+                        and memcmp(&self.dirs[k].allowed[r * L],
+                                   &self.root_dirs[k].allowed[r * L], L * sizeof(uint64_t)) == 0
+                        and memcmp(&self.dirs[k].cross_value[r * L],
+                                   &self.root_dirs[k].cross_value[r * L], L * sizeof(int)) == 0
+                        and memcmp(&self.dirs[k].anchor[r * L],
+                                   &self.root_dirs[k].anchor[r * L], L) == 0
+                    )
+        if not self.run_generator(self.dirs, side, dirty, &g):
+            return False
+        capacity = g.n + 1
+        if not self.empty_root:
+            capacity += self.root_line_start[me][2 * MAX_SIDE]
+        if capacity > self.scratch_cap:
+            free(self.scratch)
+            self.scratch = <EMove*>malloc(capacity * sizeof(EMove))
+            self.scratch_cap = capacity if self.scratch != NULL else 0
+            if self.scratch == NULL:
+                free(g.out)
+                return False
+        moves = self.scratch
+        if not self.empty_root:
+            for k in range(2):
+                for r in range(self.dirs[k].lines):
+                    if dirty[k * MAX_SIDE + r]:
+                        continue
+                    for i in range(self.root_line_start[me][k * MAX_SIDE + r],
+                                   self.root_line_start[me][k * MAX_SIDE + r + 1]):
+                        if fits(&self.root_moves[me][i], side):
+                            moves[n] = self.root_moves[me][i]
+                            n += 1
+        for i in range(g.n):
+            to_emove(&g.out[i], &moves[n], self.tiles, self.cols)
+            n += 1
+        free(g.out)
+        for i in range(n):
+            move = &moves[i]
+            move.order = move.score + 3 * move.count
+            if move.count == side.tiles:
+                move.order += 2 * other.points + PLAYOUT_FIRST
+        qsort(moves, n, sizeof(EMove), compare_emoves)
+        out.n = <int32_t>n
+        out.moves = <EMove*>malloc((n + 1) * sizeof(EMove))
+        if out.moves == NULL:
+            return False
+        memcpy(out.moves, moves, n * sizeof(EMove))
+        return True
+
+    cdef bint root_plays(self, int me) noexcept nogil:
+        """``me``'s plays on the root board with the root rack, grouped by line; False if out
+        of memory."""
+        cdef Gen g
+        cdef uint8_t every_line[2 * MAX_SIDE]
+        cdef int32_t* starts = self.root_line_start[me]
+        cdef int64_t i, line
+        cdef EMove* moves
+        memset(every_line, 1, sizeof(every_line))
+        if not self.run_generator(self.root_dirs, &self.root_sides[me], every_line, &g):
+            return False
+        moves = <EMove*>malloc((g.n + 1) * sizeof(EMove))
+        if moves == NULL:
+            free(g.out)
+            return False
+        memset(starts, 0, (2 * MAX_SIDE + 1) * sizeof(int32_t))
+        for i in range(g.n):  # a counting sort by line
+            line = (0 if g.out[i].across else MAX_SIDE) + (
+                g.out[i].row if g.out[i].across else g.out[i].col
+            )
+            starts[line + 1] += 1
+        for i in range(2 * MAX_SIDE):
+            starts[i + 1] += starts[i]
+        for i in range(g.n):
+            line = (0 if g.out[i].across else MAX_SIDE) + (
+                g.out[i].row if g.out[i].across else g.out[i].col
+            )
+            to_emove(&g.out[i], &moves[starts[line]], self.root_tiles, self.cols)
+            starts[line] += 1
+        for i in range(2 * MAX_SIDE, 0, -1):  # back to each line's first play
+            starts[i] = starts[i - 1]
+        starts[0] = 0
+        free(g.out)
+        self.root_moves[me] = moves
+        self.root_ready[me] = True
+        return True
+
+    cdef bint run_generator(
+        self, Dir* dirs, const Side* side, const uint8_t* lines, Gen* g
+    ) noexcept nogil:
+        """lexforge.scrabble's generator over ``dirs`` for ``side``'s rack, on the anchors of
+        the lines flagged in ``lines`` (index direction * MAX_SIDE + line): ``g.out[:g.n]``,
+        for the caller to free. False (nothing to free) if out of memory."""
+        cdef int i, k, r, c
+        cdef int n_anchors = 0
+        cdef Anchor* anchors = self.anchors
         for k in range(2):
-            for r in range(self.dirs[k].lines):
-                for c in range(self.dirs[k].length):
-                    if self.dirs[k].anchor[r * self.dirs[k].length + c]:
+            for r in range(dirs[k].lines):
+                if not lines[k * MAX_SIDE + r]:
+                    continue
+                for c in range(dirs[k].length):
+                    if dirs[k].anchor[r * dirs[k].length + c]:
                         anchors[n_anchors].across = k == 0
                         anchors[n_anchors].line = r
                         anchors[n_anchors].col = c
                         n_anchors += 1
-        memset(&g, 0, sizeof(Gen))
+        memset(g, 0, sizeof(Gen))
         memcpy(g.values, self.values, sizeof(g.values))
         for i in range(self.n_letters):
             g.counts[i] = side.counts[i]
             if g.counts[i] > 0:
                 g.rack_mask |= (<uint64_t>1) << i
-        rack_best_values(&g)
-        g.dirs = self.dirs
+        rack_best_values(g)
+        g.dirs = dirs
         g.ranks = self.ranks
         g.n_letters = self.n_letters
         g.nodes = &self.nodes[0]
@@ -1524,48 +1693,17 @@ cdef class EndgameSearch:
         g.cap = 256
         g.out = <Rec*>malloc(g.cap * sizeof(Rec))
         if g.out == NULL:
-            free(anchors)
             return False
         for i in range(n_anchors):
             if g.failed:
                 break
             g.across = anchors[i].across
-            g.dir = &self.dirs[0 if g.across else 1]
-            search_anchor(&g, anchors[i].line, anchors[i].col, side.tiles, NULL)
-        free(anchors)
+            g.dir = &dirs[0 if g.across else 1]
+            search_anchor(g, anchors[i].line, anchors[i].col, side.tiles, NULL)
         free(g.lefts)
-        out.n = <int32_t>g.n
-        out.moves = <EMove*>malloc((g.n + 1) * sizeof(EMove))
-        if g.failed or out.moves == NULL:
+        if g.failed:
             free(g.out)
-            free(out.moves)
             return False
-        for i in range(g.n):
-            rec = &g.out[i]
-            move = &out.moves[i]
-            move.score = rec.score
-            move.row = rec.row
-            move.col = rec.col
-            move.across = rec.across
-            move.length = rec.length
-            move.count = rec.count
-            move.key = 0
-            move.new = 0
-            square = rec.row * self.cols + rec.col
-            step = 1 if rec.across else self.cols
-            k = 0
-            for j in range(rec.length):
-                if self.tiles[square] == 0:
-                    move.new |= (<uint32_t>1) << j
-                    move.code[k] = rec.letters[k] + (BLANK_CODE if rec.blank[k] else 0)
-                    move.key ^= tile_key(square, move.code[k])
-                    k += 1
-                square += step
-            move.order = rec.score + 3 * rec.count
-            if rec.count == side.tiles:
-                move.order += 2 * other.points + PLAYOUT_FIRST
-        free(g.out)
-        qsort(out.moves, out.n, sizeof(EMove), compare_emoves)
         return True
 
     def line(self, int scoreless):
@@ -1634,13 +1772,42 @@ cdef int play_points(EndgameSearch search, const EMove* move) noexcept nogil:
     return points
 
 
-cdef uint64_t rack_key(const Side* side, int n_letters, uint64_t salt) noexcept nogil:
-    cdef uint64_t h = salt
-    cdef int i
-    for i in range(n_letters):
-        h = (h ^ <uint64_t>side.counts[i]) * 0x100000001B3ULL
-    h = (h ^ <uint64_t>side.blanks) * 0x100000001B3ULL
-    return mix(h)
+cdef void to_emove(const Rec* rec, EMove* move, const uint8_t* tiles, int cols) noexcept nogil:
+    """A generator record as the search's play, read on the board ``tiles`` it was found on."""
+    cdef int j, k = 0, square = rec.row * cols + rec.col, step = 1 if rec.across else cols
+    move.score = rec.score
+    move.order = 0
+    move.row = rec.row
+    move.col = rec.col
+    move.across = rec.across
+    move.length = rec.length
+    move.count = rec.count
+    move.key = 0
+    move.new = 0
+    for j in range(rec.length):
+        if tiles[square] == 0:
+            move.new |= (<uint32_t>1) << j
+            move.code[k] = rec.letters[k] + (BLANK_CODE if rec.blank[k] else 0)
+            move.key ^= tile_key(square, move.code[k])
+            k += 1
+        square += step
+
+
+cdef inline bint fits(const EMove* move, const Side* side) noexcept nogil:
+    """Whether the rack holds the play's tiles."""
+    cdef int j, i, code, copies, held
+    for j in range(move.count):
+        code = min(move.code[j], BLANK_CODE)  # any blank: BLANK_CODE
+        held = side.blanks if code == BLANK_CODE else side.counts[code]
+        if held == 0:
+            return False
+        copies = 1
+        for i in range(j):
+            if min(move.code[i], BLANK_CODE) == code:
+                copies += 1
+        if copies > held:
+            return False
+    return True
 
 
 cdef double now() noexcept nogil:
