@@ -229,3 +229,33 @@ def test_the_value_is_the_best_play_less_the_opponents_value_after_it(build_dir)
                 reply = endgame.solve(lexicon, after, other, left, scoreless=streak)
                 values.append(score - reply.spread)
         assert solved.exact and solved.spread == max(values), (rack, other)
+
+
+def full_endgame(lexicon: Lexicon, seed: int) -> tuple:
+    """(board, rack to move, the other rack) of a greedy self-play game when its bag first
+    holds fewer tiles than a rack, both racks full: a 7-vs-7 endgame (bench_endgame --full)."""
+    found: list[tuple] = []
+
+    def on_turn(event, game) -> None:
+        if len(game.bag) < 7 and all(len(rack) == 7 for rack in game.racks):
+            mover = (event.player + 1) % 2
+            found.append((game.board, game.racks[mover], game.racks[1 - mover]))
+            raise _Found
+
+    with pytest.raises(_Found):
+        play_game(lexicon, [Greedy("one"), Greedy("two")], seed, on_turn=on_turn)
+    return found[0]
+
+
+@pytest.mark.parametrize(("seed", "spread"), [(1, 23), (7, -7), (8, 19)])
+def test_seven_tile_endgames_keep_their_exact_values(build_dir, seed, spread):
+    """Full 7-vs-7 endgames of bench_endgame.py --full, with the values the plain negamax
+    (one turn a ply, plays generated at every position, no killer plays) proved exactly:
+    the faster search (root plays kept on unchanged lines, forced passes extended) finds the
+    same values, exactly, and lines that replay to them."""
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    board, rack, other = full_endgame(lexicon, seed)
+    assert (len(rack), len(other)) == (7, 7)
+    solved = endgame.solve(lexicon, board, rack, other)
+    assert solved.exact and solved.spread == spread
+    assert replayed(lexicon, board, rack, other, solved.line) == spread
