@@ -1307,8 +1307,8 @@ cdef class EndgameSearch:
         best = -INFINITE
         best_turn = NO_TURN
         # A forced pass (no play at all) costs no depth: a stuck player's passes would
-        # otherwise halve the horizon (Macondo's forced-pass extension, endgame.c). The scoreless
-        # streak still ends a chain of forced passes.
+        # otherwise halve the horizon (MAGPIE's forced-pass bypass, jvc56/MAGPIE pull request
+        # 479). The scoreless streak still ends a chain of forced passes.
         turn_depth = depth + 1 if moves.n == 0 else depth
         # The table's best turn first, then the plays in order, then the pass.
         for k in range(-1, moves.n + 1):
@@ -1532,10 +1532,9 @@ cdef class EndgameSearch:
         first (its score with the other's rack twice), then by score plus 3 points a tile
         placed (tiles dumped early shorten the game).
 
-        The plays are generated once per side on the root board and filtered per board, as
-        wolges' and Macondo's endgame solvers do: a line (row or column) whose tiles, whose
-        neighbour lines' tiles, and whose squares' cross-checks and anchors are those of the
-        root board has the same plays for every rack, so its plays are the root plays whose
+        The plays are generated once per side on the root board and filtered per board: a
+        line (row or column) whose tiles, whose neighbour lines' tiles, and whose squares'
+        cross-checks and anchors are those of the root board has the same plays for every rack, so its plays are the root plays whose
         tiles the rack (which only shrinks) still holds; lexforge.scrabble's generator runs
         only on the anchors of the other lines."""
         cdef Side* side = &self.sides[me]

@@ -18,11 +18,23 @@ best first: the table's best move, then play-outs (their score with the other's 
 twice), then by score plus 3 points a tile placed, the pass last — much as Macondo's endgame
 solver orders them (domino14/macondo, endgame/negamax: the hash move, going out, the score
 with a weight on the tiles played); like it, every move after the first is searched with a
-null window first (principal variation search). The search deepens one turn at
-a time so that a budget (seconds or positions searched) still leaves the best line of the
-deepest finished search; below the horizon a position is valued as if both racks stayed stuck
-(each player loses their own). A search that met no horizon is exact, and says so.
-``lexforge.reference.endgame_value`` is the plain minimax it is tested against.
+null window first (principal variation search).
+
+The search deepens one turn, then two turns at a time (1, 2, 4, 6, … turns) so that a budget
+(seconds or positions searched) still leaves the best line of the deepest finished search;
+below the horizon a position is valued as if both racks stayed stuck (each player loses their
+own). That estimate is not the same for the player to move as for the other, so the horizon
+stays on the same player's turn from one search to the next: the table's bounds and best moves
+of one search then guide the next (on the 7-vs-7 endgames of bench/bench_endgame.py deepening
+by two took at most the time of deepening by one, and much less on the hardest one solved). A
+player who cannot play at all passes without using up a turn of depth (the forced-pass bypass
+of MAGPIE's endgame solver, jvc56/MAGPIE pull request 479): a stuck rack would otherwise halve
+the horizon, and the scoreless turns still end a chain of such passes. Each side's plays are
+generated once on the root board; at every position, the plays of a line (row or column) whose
+tiles, neighbour lines' tiles, cross-checks and anchors are still those of the root board are
+the root plays whose tiles the rack still holds, and the generator runs only on the other
+lines. A search that met no horizon is exact, and says so. ``lexforge.reference.endgame_value``
+is the plain minimax it is tested against.
 """
 
 from __future__ import annotations
@@ -91,7 +103,7 @@ def solve(
         best = Endgame(value, line, complete, search.positions)
         if complete:
             return best
-        depth += 1
+        depth = 2 if depth == 1 else depth + 2
     if best is None:  # not even one turn deep: the best-scoring play (or a pass)
         moves = scrabble.find_moves(lexicon, board, rack, top=1)
         first: Move | Pass = moves[0] if moves else Pass()
