@@ -26,7 +26,7 @@ below the horizon a position is valued as if both racks stayed stuck (each playe
 own). That estimate is not the same for the player to move as for the other, so the horizon
 stays on the same player's turn from one search to the next: the table's bounds and best moves
 of one search then guide the next (on the 7-vs-7 endgames of bench/bench_endgame.py deepening
-by two took at most the time of deepening by one, and much less on the hardest one solved). A
+by two took at most the time of deepening by one, up to a fifth less). A
 player who cannot play at all passes without using up a turn of depth (the forced-pass bypass
 of MAGPIE's endgame solver, jvc56/MAGPIE pull request 479): a stuck rack would otherwise halve
 the horizon, and the scoreless turns still end a chain of such passes. Each side's plays are
