@@ -1195,10 +1195,11 @@ cdef class EndgameSearch:
         self.sets_used = 0
         self.set_bytes = 0
 
-    def search(self, int depth, int scoreless, max_positions, seconds):
-        """The mover's value searched ``depth`` turns deep, and whether no line met the
-        horizon; None when the budget ran out first (positions counted over every search of
-        this object, ``seconds`` from now)."""
+    def search(self, int depth, int scoreless, max_positions, seconds, int alpha=-INFINITE,
+               int beta=INFINITE):
+        """The mover's value searched ``depth`` turns deep within (alpha, beta) (outside it,
+        a bound), and whether no line met the horizon; None when the budget ran out first
+        (positions counted over every search of this object, ``seconds`` from now)."""
         cdef bint complete = True
         cdef int value
         self.max_positions = -1 if max_positions is None else max_positions
@@ -1207,7 +1208,7 @@ cdef class EndgameSearch:
         if self.set_bytes > self.max_set_bytes:
             self.clear_sets()
         with nogil:
-            value = self.negamax(0, depth, -INFINITE, INFINITE, scoreless, &complete)
+            value = self.negamax(0, depth, alpha, beta, scoreless, &complete)
         if self.aborted:
             return None
         return value, complete

@@ -21,20 +21,23 @@ with a weight on the tiles played); like it, every move after the first is searc
 null window first (principal variation search).
 
 The search deepens one turn, then two turns at a time (1, 2, 4, 6, … turns) so that a budget
-(seconds or positions searched) still leaves the best line of the deepest finished search;
-below the horizon a position is valued as if both racks stayed stuck (each player loses their
-own). That estimate is not the same for the player to move as for the other, so the horizon
-stays on the same player's turn from one search to the next: the table's bounds and best moves
-of one search then guide the next (on the 7-vs-7 endgames of bench/bench_endgame.py deepening
-by two took at most the time of deepening by one, up to a fifth less). A
-player who cannot play at all passes without using up a turn of depth (the forced-pass bypass
-of MAGPIE's endgame solver, jvc56/MAGPIE pull request 479): a stuck rack would otherwise halve
-the horizon, and the scoreless turns still end a chain of such passes. Each side's plays are
-generated once on the root board; at every position, the plays of a line (row or column) whose
-tiles, neighbour lines' tiles, cross-checks and anchors are still those of the root board are
-the root plays whose tiles the rack still holds, and the generator runs only on the other
-lines. A search that met no horizon is exact, and says so. ``lexforge.reference.endgame_value``
-is the plain minimax it is tested against.
+(seconds or positions searched) still leaves the best line of the deepest finished search; below
+the horizon a position is valued as if both racks stayed stuck (each player loses their own).
+That estimate is not the same for the player to move as for the other, so the horizon stays on
+the same player's turn from one search to the next: the table's bounds and best moves of one
+search then guide the next (on the 7-vs-7 endgames of bench/bench_endgame.py deepening by two
+took at most the time of deepening by one, up to a fifth less). A player who cannot play at all
+passes without using up a turn of depth (the forced-pass bypass of MAGPIE's endgame solver,
+jvc56/MAGPIE pull request 479): a stuck rack would otherwise halve the horizon, and the
+scoreless turns still end a chain of such passes. Each search after the first tries a window of
+±5 points around the previous one's value first (an aspiration window), and searches again with
+the full window when the value falls outside it (on the 7-vs-7 endgames of the bench: 30 % less
+time on one, within 5 % on the others). Each side's plays are generated once on the root board;
+at every position, the plays of a line (row or column) whose tiles, neighbour lines' tiles,
+cross-checks and anchors are still those of the root board are the root plays whose tiles the
+rack still holds, and the generator runs only on the other lines. A search that met no horizon
+is exact, and says so. ``lexforge.reference.endgame_value`` is the plain minimax it is tested
+against.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from lexforge.plays import BLANK, Pass
 from lexforge.scrabble import Board, Move
 
 SCORELESS_TURNS = 6  # as lexforge.game: six scoreless turns in a row end the game
+ASPIRATION = 5  # half the window around the previous search's value a search tries first
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,14 @@ def solve(
     depth = 1
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        searched = search.search(depth, scoreless, max_positions, left)
+        if best is None:
+            searched = search.search(depth, scoreless, max_positions, left)
+        else:  # an aspiration window first; outside it, the value is only a bound: again
+            low, high = best.spread - ASPIRATION, best.spread + ASPIRATION
+            searched = search.search(depth, scoreless, max_positions, left, low, high)
+            if searched is not None and not low < searched[0] < high:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                searched = search.search(depth, scoreless, max_positions, left)
         if searched is None:  # out of budget: the deepest finished search stands
             break
         value, complete = searched
