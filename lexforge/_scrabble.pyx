@@ -30,6 +30,9 @@ direction, which squares of the word are new and their tiles) for the next visit
 """
 
 from cpython cimport array
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.dict cimport PyDict_GetItem
+from cpython.object cimport PyObject
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
@@ -774,6 +777,60 @@ cdef void best_values(Gen* g, Dir* d, int* best_value) noexcept nogil:
             v = g.values[letter] * d.letter_mult[i]
             if v > best_value[i]:
                 best_value[i] = v
+
+
+def known_rows(str text, dict known, int rows, int cols):
+    """The tiles (a tuple, row-major) and the squares of the blanks of a board whose every line
+    is a row of ``known`` (stripped line → its tiles and the positions of its blanks) of ``cols``
+    squares, ``rows`` of them (blank lines skipped); None otherwise."""
+    cdef list tiles = [], blanks = []
+    cdef int count = 0
+    cdef Py_ssize_t first
+    cdef PyObject* found
+    cdef tuple row
+    cdef str line
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        found = PyDict_GetItem(known, line)
+        if found == NULL:
+            return None
+        row = <tuple>found
+        if len(<tuple>row[0]) != cols:
+            return None
+        if row[1]:
+            first = len(tiles)
+            for k in row[1]:
+                blanks.append(first + k)
+        tiles.extend(<tuple>row[0])
+        count += 1
+    if count != rows:
+        return None
+    return tuple(tiles), blanks
+
+
+def tile_codes(tiles, dict codes):
+    """The board's tiles as bytes, ``codes[tile]`` each (0…255); None if a tile has no code."""
+    cdef tuple squares = tuple(tiles)
+    cdef Py_ssize_t i, n = len(squares)
+    cdef bytes result = PyBytes_FromStringAndSize(NULL, n)
+    cdef char* out = PyBytes_AS_STRING(result)
+    cdef PyObject* found
+    cdef object tile, last = None
+    cdef int code = 0
+    for i in range(n):
+        tile = squares[i]
+        if tile is not last:  # runs of one tile object (empty squares) are looked up once
+            found = PyDict_GetItem(codes, tile)
+            if found == NULL:
+                return None
+            code = <object>found
+            if not 0 <= code <= 255:
+                raise ValueError(f"tile code {code} beyond a byte")
+            last = tile
+        out[i] = <char>code
+    return result
 
 
 cdef class Position:
