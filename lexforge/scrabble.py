@@ -342,6 +342,7 @@ def generate(lexicon: Lexicon, board: Board, rack_text: str, top: int | None = N
         language.rack_size,
         language.bingo_bonus,
         top or 0,
+        lexicon.anagram_nodes if top else None,
     )
     return MoveList(records, width, board, letters)
 
