@@ -529,18 +529,16 @@ cdef void search_anchor(Gen* g, int r, int c, int n_rack, const int64_t* start_b
 
 
 cdef int64_t anchor_bound(
-    Gen* g, Dir* d, int r, int c, const int* best_value, int64_t* start_bound
+    Gen* g, Dir* d, int r, int c, const int* best_value, int n_rack, int64_t* start_bound
 ) noexcept nogil:
     """An upper bound on the score of every move found from the anchor (r, c): over every span
     through it, each empty square scored with the best rack tile it allows (``best_value``: per
-    square, -1 when no rack tile may go there), premiums and cross words included. The bound of
-    the spans from each first square s goes to ``start_bound[s]`` (-1 for none)."""
+    square, -1 when no rack tile may go there), premiums and cross words included; ``n_rack``:
+    the rack's tiles. The bound of the spans from each first square s goes to
+    ``start_bound[s]`` (-1 for none)."""
     cdef int L = d.length, base = r * L, first, last, s, e, i, k
-    cdef int n_rack = g.blanks
     cdef int64_t tiles, new, mult, cross, bound = -1, total, paired
     cdef int doubles, triples
-    for k in range(64):
-        n_rack += g.counts[k]
     if c > 0 and d.tile[base + c - 1] >= 0:
         first = c - 1
         while first > 0 and d.tile[base + first - 1] >= 0:
@@ -823,8 +821,11 @@ cdef void rack_best_values(Gen* g) noexcept nogil:
 cdef void best_values(Gen* g, Dir* d, int* best_value) noexcept nogil:
     """Per empty square, the highest value (letter premium included) a rack tile may score there;
     0 if only a blank may go there, -1 if nothing may."""
-    cdef int i, letter, v
+    cdef int i, letter, v, highest = 0
     cdef uint64_t playable
+    for letter in range(g.n_letters):
+        if g.counts[letter] and g.values[letter] > highest:
+            highest = g.values[letter]
     for i in range(d.lines * d.length):
         best_value[i] = -1
         if d.tile[i] >= 0 or d.allowed[i] == 0:
@@ -832,6 +833,9 @@ cdef void best_values(Gen* g, Dir* d, int* best_value) noexcept nogil:
         if g.blanks:
             best_value[i] = 0
         playable = d.allowed[i] & g.rack_mask
+        if playable == g.rack_mask and playable:  # any rack tile: the highest value
+            best_value[i] = highest * d.letter_mult[i]
+            continue
         while playable:
             letter = ctz(playable)
             playable &= playable - 1
@@ -937,6 +941,7 @@ cdef class Position:
         cdef const uint8_t* blank = blanks
         cdef const uint8_t* lmult = letter_mult
         cdef const uint8_t* wmult = word_mult
+        cdef const uint8_t* rank = ranks
         cdef int i, k, r, c
         cdef bint empty_board = True
         for i in range(rows * cols):
@@ -948,10 +953,11 @@ cdef class Position:
                 empty_board = False
         self.nodes = nodes
         self.n_letters = n_letters
-        for i in range(n_letters):
-            self.values[i] = values[i]
-        for i in range(2 * n_letters):
-            self.ranks[i] = ranks[i]
+        i = 0
+        for value in values:
+            self.values[i] = value
+            i += 1
+        memcpy(self.ranks, rank, 2 * n_letters)
         self.dirs = <Dir*>malloc(2 * sizeof(Dir))
         self.anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
         if self.dirs == NULL or self.anchors == NULL:
@@ -1057,7 +1063,7 @@ def generate(
                     k = 0 if anchors[i].across else 1
                     anchors[i].bound = anchor_bound(
                         &g, &dirs[k], anchors[i].line, anchors[i].col,
-                        best_value + k * MAX_SQUARES, start_bounds + i * MAX_SIDE
+                        best_value + k * MAX_SQUARES, n_rack, start_bounds + i * MAX_SIDE
                     )
                     if anchors[i].bound >= 0:
                         heap[n_heap] = anchor_key(&anchors[i], i)
