@@ -19,9 +19,10 @@ object is built per move.
 
 With ``top`` > 0 only the moves scoring at least the ``top``-th best score are kept: every anchor
 gets an upper bound on the score of any move found from it (the best playable tile value on each
-square, the premiums, the cross words and the bingo, over every span through the anchor), the
-anchors are searched best bound first and the search stops at the first anchor whose bound is
-below the ``top``-th best score found so far.
+square, the premiums, the cross words and the bingo, over every span through the anchor; the
+bingo only where the whole rack and the span's tiles are an anagram key of the lexicon), the
+anchors are taken best bound first from a heap and the search stops at the first anchor whose
+bound is below the ``top``-th best score found so far.
 
 ``EndgameSearch`` is lexforge.endgame's negamax over this generator: it places and lifts tiles
 on its own board, updates the cross-checks and anchors around the squares that changed, and
@@ -612,10 +613,16 @@ cdef bint has_key(const uint64_t* nodes, int64_t n_nodes, int64_t node, const in
     of any kind."""
     cdef int extra, k
     cdef int64_t at
-    while letter < n_letters and need[letter] == 0 and wild == 0:
-        letter += 1
+    if wild == 0:  # one path: each letter's count in turn
+        while letter < n_letters:
+            for k in range(need[letter]):
+                node = child(nodes, n_nodes, node, letter)
+                if node < 0:
+                    return False
+            letter += 1
+        return is_word(nodes, node)
     if letter == n_letters:
-        return wild == 0 and is_word(nodes, node)
+        return False
     for extra in range(wild + 1):
         at = node
         for k in range(need[letter] + extra):
