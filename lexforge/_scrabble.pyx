@@ -171,9 +171,21 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
             d.tile_rank[i] = 0 if tiles[s] == 0 else ranks[tiles[s] - 1 + (n_letters if blank[s] else 0)]
             d.letter_mult[i] = lmult[s]
             d.word_mult[i] = wmult[s]
+    cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
     for r in range(d.lines):
         for c in range(L):
             s = r * cols + c if across else c * cols + r
+            i = r * L + c
+            if d.tile[i] < 0 and (r == 0 or d.tile[i - L] < 0) and (
+                r + 1 == d.lines or d.tile[i + L] < 0
+            ):  # no tile across the line next to it: fill_square's answer, inline
+                d.allowed[i] = all_letters
+                d.cross_value[i] = NO_CROSS
+                if empty_board:
+                    d.anchor[i] = s == start
+                else:
+                    d.anchor[i] = (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0)
+                continue
             fill_square(d, r, c, nodes, n_nodes, n_letters, empty_board and s == start,
                         empty_board)
 

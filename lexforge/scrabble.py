@@ -81,6 +81,11 @@ class Layout:
     squares: tuple[str, ...]  # one of PREMIUMS' keys per square
     start: int  # the square the first move must cover
 
+    def __hash__(self) -> int:
+        """Equal layouts agree on their size and start: cheaper than hashing every square (a
+        layout is hashed for every board prepared)."""
+        return hash((self.rows, self.cols, self.start))
+
     def letter_mult(self, square: int) -> int:
         return PREMIUMS[self.squares[square]][0]
 
