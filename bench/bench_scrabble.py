@@ -29,7 +29,9 @@ replaced by blanks. Median, 90th percentile and worst over the positions, wall c
 
 ``--callgrind all|best`` only runs that query on the mid-game board for ``--runs`` racks of
 ``--blanks`` blanks, inside ``eval`` so that callgrind can count its instructions alone (less
-those of a run with ``--runs 0``: a few imports call ``eval`` too).
+those of a run with ``--runs 0``: a few imports call ``eval`` too). ``--callgrind positions``
+runs the *best* query of the ``--positions`` mid-game positions (racks of ``--blanks`` blanks),
+board text to ``MoveList``, the same way (less a run with ``--positions 0``).
 """
 
 from __future__ import annotations
@@ -89,12 +91,17 @@ def main() -> None:
     parser.add_argument("--lexicon", default="fr")
     parser.add_argument("--runs", type=int, default=50, help="racks per board and blank count")
     parser.add_argument("--python-runs", type=int, default=5, help="racks for the Python one")
-    parser.add_argument("--callgrind", choices=["all", "best"], help="only run this query")
+    parser.add_argument(
+        "--callgrind", choices=["all", "best", "positions"], help="only run this query"
+    )
     parser.add_argument("--blanks", type=int, default=0, help="blanks per rack (--callgrind)")
     parser.add_argument("--positions", type=int, default=120, help="mid-game positions")
     args = parser.parse_args()
     lexicon = Lexicon.open(args.lexicon)
     layout = scrabble.load_layout(None)
+    if args.callgrind == "positions":
+        callgrind_positions(lexicon, layout, args.blanks, args.positions)
+        return
     if args.callgrind:
         callgrind_loop(lexicon, layout, args.callgrind, args.blanks, args.runs)
         return
@@ -211,6 +218,23 @@ def callgrind_loop(
             "top": top,
         },
     )
+
+
+def callgrind_positions(lexicon: Lexicon, layout: scrabble.Layout, blanks: int, count: int) -> None:
+    """Parse + best move of ``count`` mid-game positions, each board prepared anew, after one
+    warm-up pass (the rows read, as in the timed table), inside ``eval``."""
+    language = lexicon.language
+    positions = midgame_positions(lexicon, count)
+    racks = [tiles[: language.rack_size - blanks] + BLANK * blanks for _, tiles in positions]
+
+    def best_moves() -> None:
+        for (text, _), rack in zip(positions, racks, strict=True):
+            scrabble._prepared.cache_clear()
+            scrabble._last_position = None
+            scrabble.find_moves(lexicon, scrabble.parse_board(text, language, layout), rack, 1)
+
+    best_moves()
+    eval("best_moves()", {"best_moves": best_moves})
 
 
 if __name__ == "__main__":

@@ -19,9 +19,10 @@ object is built per move.
 
 With ``top`` > 0 only the moves scoring at least the ``top``-th best score are kept: every anchor
 gets an upper bound on the score of any move found from it (the best playable tile value on each
-square, the premiums, the cross words and the bingo, over every span through the anchor), the
-anchors are searched best bound first and the search stops at the first anchor whose bound is
-below the ``top``-th best score found so far.
+square, the premiums, the cross words and the bingo, over every span through the anchor; the
+bingo only where the whole rack and the span's tiles are an anagram key of the lexicon), the
+anchors are taken best bound first from a heap and the search stops at the first anchor whose
+bound is below the ``top``-th best score found so far.
 
 ``EndgameSearch`` is lexforge.endgame's negamax over this generator: it places and lifts tiles
 on its own board, updates the cross-checks and anchors around the squares that changed, and
@@ -30,7 +31,10 @@ direction, which squares of the word are new and their tiles) for the next visit
 """
 
 from cpython cimport array
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.dict cimport PyDict_GetItem
+from cpython.object cimport PyObject
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -83,7 +87,6 @@ cdef struct Left:  # a left part: rack tiles spelling a path of the graph from t
 cdef struct Anchor:
     int64_t bound
     int across, line, col
-    int slot  # its row of start bounds (top mode)
 
 
 cdef struct Gen:
@@ -114,6 +117,9 @@ cdef struct Gen:
     int lefts_depth  # -1 before the first anchor that needs them
     Py_ssize_t lefts_up_to[MAX_SIDE + 1]  # left parts of at most that many tiles: lefts[:n]
     int64_t rack_best[MAX_SIDE + 1]  # sum of the k highest tile values of the rack
+    const uint64_t* keys  # the anagram keys' letter graph (top mode), or NULL: see may_bingo
+    int64_t n_keys
+    int8_t bingo_ok[2 * MAX_SQUARES]  # per direction and first square: see may_bingo
 
 
 cdef inline int64_t next_node_of(
@@ -165,9 +171,21 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
             d.tile_rank[i] = 0 if tiles[s] == 0 else ranks[tiles[s] - 1 + (n_letters if blank[s] else 0)]
             d.letter_mult[i] = lmult[s]
             d.word_mult[i] = wmult[s]
+    cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
     for r in range(d.lines):
         for c in range(L):
             s = r * cols + c if across else c * cols + r
+            i = r * L + c
+            if d.tile[i] < 0 and (r == 0 or d.tile[i - L] < 0) and (
+                r + 1 == d.lines or d.tile[i + L] < 0
+            ):  # no tile across the line next to it: fill_square's answer, inline
+                d.allowed[i] = all_letters
+                d.cross_value[i] = NO_CROSS
+                if empty_board:
+                    d.anchor[i] = s == start
+                else:
+                    d.anchor[i] = (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0)
+                continue
             fill_square(d, r, c, nodes, n_nodes, n_letters, empty_board and s == start,
                         empty_board)
 
@@ -524,18 +542,16 @@ cdef void search_anchor(Gen* g, int r, int c, int n_rack, const int64_t* start_b
 
 
 cdef int64_t anchor_bound(
-    Gen* g, Dir* d, int r, int c, const int* best_value, int64_t* start_bound
+    Gen* g, Dir* d, int r, int c, const int* best_value, int n_rack, int64_t* start_bound
 ) noexcept nogil:
     """An upper bound on the score of every move found from the anchor (r, c): over every span
     through it, each empty square scored with the best rack tile it allows (``best_value``: per
-    square, -1 when no rack tile may go there), premiums and cross words included. The bound of
-    the spans from each first square s goes to ``start_bound[s]`` (-1 for none)."""
+    square, -1 when no rack tile may go there), premiums and cross words included; ``n_rack``:
+    the rack's tiles. The bound of the spans from each first square s goes to
+    ``start_bound[s]`` (-1 for none)."""
     cdef int L = d.length, base = r * L, first, last, s, e, i, k
-    cdef int n_rack = g.blanks
     cdef int64_t tiles, new, mult, cross, bound = -1, total, paired
     cdef int doubles, triples
-    for k in range(64):
-        n_rack += g.counts[k]
     if c > 0 and d.tile[base + c - 1] >= 0:
         first = c - 1
         while first > 0 and d.tile[base + first - 1] >= 0:
@@ -571,7 +587,10 @@ cdef int64_t anchor_bound(
                 # The new tiles score at most the rack's best values on the best letter premiums.
                 paired = g.rack_best[k] + g.rack_best[doubles + triples] + g.rack_best[triples]
                 total = (tiles + min(new, paired)) * mult + cross
-                total += g.bingo if k == g.rack_size else 0
+                if k == g.rack_size:
+                    if not may_bingo(g, d, r, s, e):
+                        continue  # the rack makes no word with the span's tiles
+                    total += g.bingo
                 if total > start_bound[s]:
                     start_bound[s] = total
         if start_bound[s] > bound:
@@ -579,16 +598,78 @@ cdef int64_t anchor_bound(
     return bound
 
 
-cdef int compare_anchors(const void* a, const void* b) noexcept nogil:
-    cdef const Anchor* x = <const Anchor*>a
-    cdef const Anchor* y = <const Anchor*>b
-    if x.bound != y.bound:
-        return -1 if x.bound > y.bound else 1
-    if x.across != y.across:
-        return -1 if x.across > y.across else 1
-    if x.line != y.line:
-        return -1 if x.line < y.line else 1
-    return -1 if x.col < y.col else (1 if x.col > y.col else 0)
+cdef bint may_bingo(Gen* g, Dir* d, int r, int s, int e) noexcept nogil:
+    """Whether the whole rack and the tiles of the line from ``s`` to ``e`` (included) may spell
+    a word: whether the multiset of their letters is an anagram key of the lexicon (any letter
+    for a blank, up to one blank; always with more or without the key graph). Per line and
+    first square, as a line has one span from ``s`` that places the whole rack."""
+    cdef int L = d.length, letter, i
+    cdef int need[64]
+    cdef int8_t* known = &g.bingo_ok[(0 if d == g.dirs else MAX_SQUARES) + r * L + s]
+    if g.keys == NULL or g.blanks > 1:
+        return True
+    if known[0] < 0:
+        for letter in range(g.n_letters):
+            need[letter] = g.counts[letter]
+        for i in range(r * L + s, r * L + e + 1):
+            if d.tile[i] >= 0:
+                need[d.tile[i]] += 1
+        known[0] = has_key(g.keys, g.n_keys, 0, need, 0, g.n_letters, g.blanks)
+    return known[0]
+
+
+cdef bint has_key(const uint64_t* nodes, int64_t n_nodes, int64_t node, const int* need,
+                  int letter, int n_letters, int wild) noexcept nogil:
+    """Whether the anagram keys' graph holds, from ``node``, a key of ``need[l]`` times each
+    letter l from ``letter`` on (keys list letters in the graph's order), plus ``wild`` letters
+    of any kind."""
+    cdef int extra, k
+    cdef int64_t at
+    if wild == 0:  # one path: each letter's count in turn
+        while letter < n_letters:
+            for k in range(need[letter]):
+                node = child(nodes, n_nodes, node, letter)
+                if node < 0:
+                    return False
+            letter += 1
+        return is_word(nodes, node)
+    if letter == n_letters:
+        return False
+    for extra in range(wild + 1):
+        at = node
+        for k in range(need[letter] + extra):
+            at = child(nodes, n_nodes, at, letter)
+            if at < 0:
+                return False  # more of this letter is no key either
+        if has_key(nodes, n_nodes, at, need, letter + 1, n_letters, wild - extra):
+            return True
+    return False
+
+
+cdef enum:
+    SLOT_BITS = 11  # an anchor's index in its heap key: 2 * MAX_SQUARES < 2 ** SLOT_BITS
+
+
+cdef inline int64_t anchor_key(const Anchor* a, int slot) noexcept nogil:
+    """The anchor's place in the search (top mode), highest first: best bound, then across
+    first, then line and position; its index ``slot`` in the low bits. Its bound is ≥ 0."""
+    return ((((a.bound * 2 + a.across) * 32 + (31 - a.line)) * 32 + (31 - a.col))
+            << SLOT_BITS) + slot
+
+
+cdef void sift_down(int64_t* heap, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
+    """Restore the max-heap below ``heap[i]``."""
+    cdef Py_ssize_t j
+    cdef int64_t v = heap[i]
+    while 2 * i + 1 < n:
+        j = 2 * i + 1
+        if j + 1 < n and heap[j + 1] > heap[j]:
+            j += 1
+        if heap[j] <= v:
+            break
+        heap[i] = heap[j]
+        i = j
+    heap[i] = v
 
 
 cdef bint order_moves(Gen* g, int32_t* order) noexcept nogil:
@@ -759,8 +840,11 @@ cdef void rack_best_values(Gen* g) noexcept nogil:
 cdef void best_values(Gen* g, Dir* d, int* best_value) noexcept nogil:
     """Per empty square, the highest value (letter premium included) a rack tile may score there;
     0 if only a blank may go there, -1 if nothing may."""
-    cdef int i, letter, v
+    cdef int i, letter, v, highest = 0
     cdef uint64_t playable
+    for letter in range(g.n_letters):
+        if g.counts[letter] and g.values[letter] > highest:
+            highest = g.values[letter]
     for i in range(d.lines * d.length):
         best_value[i] = -1
         if d.tile[i] >= 0 or d.allowed[i] == 0:
@@ -768,12 +852,69 @@ cdef void best_values(Gen* g, Dir* d, int* best_value) noexcept nogil:
         if g.blanks:
             best_value[i] = 0
         playable = d.allowed[i] & g.rack_mask
+        if playable == g.rack_mask and playable:  # any rack tile: the highest value
+            best_value[i] = highest * d.letter_mult[i]
+            continue
         while playable:
             letter = ctz(playable)
             playable &= playable - 1
             v = g.values[letter] * d.letter_mult[i]
             if v > best_value[i]:
                 best_value[i] = v
+
+
+def known_rows(str text, dict known, int rows, int cols):
+    """The tiles (a tuple, row-major) and the squares of the blanks of a board whose every line
+    is a row of ``known`` (stripped line → its tiles and the positions of its blanks) of ``cols``
+    squares, ``rows`` of them (blank lines skipped); None otherwise."""
+    cdef list tiles = [], blanks = []
+    cdef int count = 0
+    cdef Py_ssize_t first
+    cdef PyObject* found
+    cdef tuple row
+    cdef str line
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        found = PyDict_GetItem(known, line)
+        if found == NULL:
+            return None
+        row = <tuple>found
+        if len(<tuple>row[0]) != cols:
+            return None
+        if row[1]:
+            first = len(tiles)
+            for k in row[1]:
+                blanks.append(first + k)
+        tiles.extend(<tuple>row[0])
+        count += 1
+    if count != rows:
+        return None
+    return tuple(tiles), blanks
+
+
+def tile_codes(tiles, dict codes):
+    """The board's tiles as bytes, ``codes[tile]`` each (0…255); None if a tile has no code."""
+    cdef tuple squares = tuple(tiles)
+    cdef Py_ssize_t i, n = len(squares)
+    cdef bytes result = PyBytes_FromStringAndSize(NULL, n)
+    cdef char* out = PyBytes_AS_STRING(result)
+    cdef PyObject* found
+    cdef object tile, last = None
+    cdef int code = 0
+    for i in range(n):
+        tile = squares[i]
+        if tile is not last:  # runs of one tile object (empty squares) are looked up once
+            found = PyDict_GetItem(codes, tile)
+            if found == NULL:
+                return None
+            code = <object>found
+            if not 0 <= code <= 255:
+                raise ValueError(f"tile code {code} beyond a byte")
+            last = tile
+        out[i] = <char>code
+    return result
 
 
 cdef class Position:
@@ -819,6 +960,7 @@ cdef class Position:
         cdef const uint8_t* blank = blanks
         cdef const uint8_t* lmult = letter_mult
         cdef const uint8_t* wmult = word_mult
+        cdef const uint8_t* rank = ranks
         cdef int i, k, r, c
         cdef bint empty_board = True
         for i in range(rows * cols):
@@ -830,10 +972,11 @@ cdef class Position:
                 empty_board = False
         self.nodes = nodes
         self.n_letters = n_letters
-        for i in range(n_letters):
-            self.values[i] = values[i]
-        for i in range(2 * n_letters):
-            self.ranks[i] = ranks[i]
+        i = 0
+        for value in values:
+            self.values[i] = value
+            i += 1
+        memcpy(self.ranks, rank, 2 * n_letters)
         self.dirs = <Dir*>malloc(2 * sizeof(Dir))
         self.anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
         if self.dirs == NULL or self.anchors == NULL:
@@ -855,7 +998,10 @@ cdef class Position:
         free(self.anchors)
 
 
-def generate(Position position, counts, int jokers, int rack_size, int bingo, int top=0):
+def generate(
+    Position position, counts, int jokers, int rack_size, int bingo, int top=0,
+    const uint64_t[::1] keys=None,
+):
     """The moves of a rack on a prepared board, best first (score, then square, across first,
     then the main word as Python orders strings), as one ``array('i')`` of records of
     ``HEADER + width`` ints, and ``width``.
@@ -863,7 +1009,10 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
     ``counts`` holds the rack's tiles per graph letter, ``jokers`` its blanks. A record is:
     score, row, column, across (1) or down (0), length of the main word, then the placed tiles'
     letters in order (``BLANK_FLAG`` added for a blank), padded with -1 to ``width`` = the
-    rack's tiles. ``top`` > 0 keeps only the moves scoring at least the ``top``-th best score.
+    rack's tiles. ``top`` > 0 keeps only the moves scoring at least the ``top``-th best score;
+    then ``keys``, the lexicon's anagram keys' letter graph (lexforge.lexicon's
+    ``anagram_nodes``, in the graph's letter order), drops the bingo from the bound of a span
+    whose tiles and the rack's make no word.
     """
     cdef int n_letters = position.n_letters
     if len(counts) != n_letters:
@@ -875,6 +1024,8 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
     cdef int* best = <int*>malloc((top if top > 0 else 1) * sizeof(int))
     cdef int* best_value = <int*>malloc(2 * MAX_SQUARES * sizeof(int))
     cdef int64_t* start_bounds = NULL  # per anchor, MAX_SIDE of them: see anchor_bound
+    cdef int64_t* heap = NULL  # top mode: the anchors left to search (see anchor_key)
+    cdef Py_ssize_t n_heap = 0
     cdef int n_rack
     cdef array.array result
     cdef int32_t* order = NULL
@@ -906,6 +1057,10 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
         g.bingo = bingo
         g.top = top
         g.best = best
+        if keys is not None and keys.shape[0] >= 2:
+            g.keys = &keys[0]
+            g.n_keys = keys.shape[0] // 2
+        memset(g.bingo_ok, -1, sizeof(g.bingo_ok))
         g.lefts_depth = -1
         g.cap = 256
         g.out = <Rec*>malloc(g.cap * sizeof(Rec))
@@ -914,28 +1069,44 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
         with nogil:
             if top > 0:
                 start_bounds = <int64_t*>malloc((n_anchors + 1) * MAX_SIDE * sizeof(int64_t))
-                if start_bounds == NULL:
+                heap = <int64_t*>malloc((n_anchors + 1) * sizeof(int64_t))
+                if start_bounds == NULL or heap == NULL:
                     g.failed = True
                     n_anchors = 0
                 for k in range(2):
                     g.dir = &dirs[k]
                     best_values(&g, &dirs[k], best_value + k * MAX_SQUARES)
+                # The anchors in a max-heap by bound (none without a playable span): only those
+                # searched are taken out, until the best bound left is below the threshold.
                 for i in range(n_anchors):
                     k = 0 if anchors[i].across else 1
-                    anchors[i].slot = i
                     anchors[i].bound = anchor_bound(
                         &g, &dirs[k], anchors[i].line, anchors[i].col,
-                        best_value + k * MAX_SQUARES, start_bounds + i * MAX_SIDE
+                        best_value + k * MAX_SQUARES, n_rack, start_bounds + i * MAX_SIDE
                     )
-                qsort(anchors, n_anchors, sizeof(Anchor), compare_anchors)
-            for i in range(n_anchors):
-                if g.failed or (top > 0 and anchors[i].bound < threshold(&g)):
-                    break
-                g.across = anchors[i].across
-                k = 0 if g.across else 1
-                g.dir = &dirs[k]
-                search_anchor(&g, anchors[i].line, anchors[i].col, n_rack,
-                              start_bounds + anchors[i].slot * MAX_SIDE if top > 0 else NULL)
+                    if anchors[i].bound >= 0:
+                        heap[n_heap] = anchor_key(&anchors[i], i)
+                        n_heap += 1
+                for i in range(n_heap // 2 - 1, -1, -1):
+                    sift_down(heap, n_heap, i)
+                while n_heap > 0 and not g.failed:
+                    i = heap[0] & ((1 << SLOT_BITS) - 1)
+                    if anchors[i].bound < threshold(&g):
+                        break
+                    n_heap -= 1
+                    heap[0] = heap[n_heap]
+                    sift_down(heap, n_heap, 0)
+                    g.across = anchors[i].across
+                    g.dir = &dirs[0 if g.across else 1]
+                    search_anchor(&g, anchors[i].line, anchors[i].col, n_rack,
+                                  start_bounds + i * MAX_SIDE)
+            else:
+                for i in range(n_anchors):
+                    if g.failed:
+                        break
+                    g.across = anchors[i].across
+                    g.dir = &dirs[0 if g.across else 1]
+                    search_anchor(&g, anchors[i].line, anchors[i].col, n_rack, NULL)
             if top > 0:
                 compact(&g)
             order = <int32_t*>malloc((g.n + 1) * sizeof(int32_t))
@@ -964,6 +1135,7 @@ def generate(Position position, counts, int jokers, int rack_size, int bingo, in
         free(g.lefts)
         free(anchors)
         free(start_bounds)
+        free(heap)
         free(best)
         free(best_value)
 

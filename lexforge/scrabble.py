@@ -81,6 +81,11 @@ class Layout:
     squares: tuple[str, ...]  # one of PREMIUMS' keys per square
     start: int  # the square the first move must cover
 
+    def __hash__(self) -> int:
+        """Equal layouts agree on their size and start: cheaper than hashing every square (a
+        layout is hashed for every board prepared)."""
+        return hash((self.rows, self.cols, self.start))
+
     def letter_mult(self, square: int) -> int:
         return PREMIUMS[self.squares[square]][0]
 
@@ -253,23 +258,11 @@ def _known(language: Language) -> tuple[dict[str, tuple[str, bool]], dict[str, _
 def _board_of_known_rows(text: str, language: Language, layout: Layout) -> Board | None:
     """The board when each of its lines is a row read before (of ``layout``'s width, and as
     many as its rows), else None: then ``parse_board`` reads it square by square."""
-    known = _known(language)[1]
-    tiles: list[str] = []
-    blanks: list[int] = []
-    rows = 0
-    for line in text.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        row = known.get(line)
-        if row is None or len(row[0]) != layout.cols:
-            return None
-        blanks.extend(len(tiles) + k for k in row[1])
-        tiles.extend(row[0])
-        rows += 1
-    if rows != layout.rows:
+    read = _scrabble.known_rows(text, _known(language)[1], layout.rows, layout.cols)
+    if read is None:
         return None
-    return Board(layout, tuple(tiles), frozenset(blanks))
+    tiles, blanks = read
+    return Board(layout, tiles, frozenset(blanks))
 
 
 def _read_square(square: str, language: Language, source: str, number: int) -> tuple[str, bool]:
@@ -354,6 +347,7 @@ def generate(lexicon: Lexicon, board: Board, rack_text: str, top: int | None = N
         language.rack_size,
         language.bingo_bonus,
         top or 0,
+        lexicon.anagram_nodes if top else None,
     )
     return MoveList(records, width, board, letters)
 
@@ -429,12 +423,10 @@ def board_arrays(lexicon: Lexicon, board: Board) -> tuple:
     blanks = bytearray(len(board.tiles))
     for square in board.blanks:
         blanks[square] = 1
-    try:
-        tiles = bytes(map(codes.__getitem__, board.tiles))
-    except KeyError as error:
-        raise UserError(
-            f"board tile {error.args[0]!r} is not a letter of the {lexicon.name} lexicon"
-        ) from None
+    tiles = _scrabble.tile_codes(board.tiles, codes)
+    if tiles is None:
+        unknown = next(tile for tile in board.tiles if tile not in codes)
+        raise UserError(f"board tile {unknown!r} is not a letter of the {lexicon.name} lexicon")
     return (
         lexicon.word_nodes,
         board.rows,

@@ -420,3 +420,64 @@ def test_the_move_list_is_every_move_best_first_read_lazily(build_dir, name, see
         best = scrabble.find_moves(lexicon, board, rack, top=top)
         assert len(best) == top and best == expected[:top] and best.best() == expected[:top]
     assert moves != expected[:-1] and moves != "not moves"
+
+
+def selfplay_positions(
+    lexicon: Lexicon, seeds: range, turns: range
+) -> list[tuple[scrabble.Board, str]]:
+    """The boards of seeded greedy self-play games at each of ``turns``, each with the mover's
+    tiles then the bag's next ones (blanks left out), as bench/bench_scrabble.py draws racks."""
+    from lexforge.game import play_game
+    from lexforge.players import Greedy
+
+    positions: list[tuple[scrabble.Board, str]] = []
+
+    def on_turn(event, game) -> None:
+        if game.turns in turns:
+            mover = game.racks[(event.player + 1) % len(game.racks)]
+            tiles = (mover + "".join(reversed(game.bag))).replace(plays.BLANK, "")
+            positions.append((game.board, tiles))
+
+    for seed in seeds:
+        play_game(lexicon, [Greedy("one"), Greedy("two")], seed, on_turn=on_turn)
+    return positions
+
+
+@pytest.mark.parametrize("name", ["en", "fr", "es-scrabble"])
+def test_the_best_move_is_the_first_of_all_on_self_play_positions(build_dir, name):
+    """On a real lexicon's self-play positions (es-scrabble: with CH, LL and RR tiles), with no,
+    one and two blanks, ``find_moves(top=1)`` (and ``top=3``) is exactly the first move (three)
+    of the full list, tie-breaking included, and the full list that of the plain-Python
+    generator on a few. Some best moves are bingos of racks with at most one blank: the bound
+    keeps the bingo of the spans whose tiles and rack make an anagram key, and only those."""
+    lexicon = Lexicon.open(build_dir / "stage" / name)
+    size = lexicon.language.rack_size
+    positions = selfplay_positions(lexicon, range(8), range(4, 16))
+    assert len(positions) > 80
+    bingos = 0
+    for k, (board, drawn) in enumerate(positions):
+        for blanks in (0, 1, 2):
+            rack = drawn[: size - blanks] + plays.BLANK * blanks
+            moves = scrabble.find_moves(lexicon, board, rack)
+            for top in (1, 3):
+                assert scrabble.find_moves(lexicon, board, rack, top=top) == moves[:top], rack
+            if blanks < 2 and moves and len(moves[0].placed) == size:
+                bingos += 1
+            if k % 30 == 0 and blanks == 1:
+                assert moves == reference.scrabble_moves_python(lexicon, board, rack)
+    assert bingos >= 3
+
+
+@pytest.mark.parametrize(
+    ("rack", "bingo"), [("RETAINS", True), ("RETAIN?", True), ("QZXJKVW", False)]
+)
+def test_the_best_move_on_an_empty_board_is_a_bingo_when_the_rack_spells_a_word(
+    build_dir, rack, bingo
+):
+    """On the empty board a move covers the start square with rack tiles only: the best one
+    places the whole rack exactly when it spells a word (a blank spelling any letter)."""
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    board = scrabble.parse_board(EMPTY_15, lexicon.language, STANDARD)
+    best = scrabble.find_moves(lexicon, board, rack, top=1)
+    assert best == scrabble.find_moves(lexicon, board, rack)[:1]
+    assert (len(best) == 1 and len(best[0].placed) == 7) == bingo
