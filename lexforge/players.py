@@ -77,7 +77,9 @@ class Greedy:
         return Exchange(view.rack) if view.can_exchange else Pass()
 
 
-ENDGAME_POSITIONS = 3000  # the equity player's endgame budget: milliseconds (at most ~0.3 s)
+# The equity player's endgame budget in positions (deterministic): a fifth of a second median,
+# at most about a second; a larger budget plays stronger (docs/scrabble.md, "Strength").
+ENDGAME_POSITIONS = 100_000
 SIM_CANDIDATES = 8  # the simulation player's candidates: the equity player's best (+ 1)
 SIM_ITERATIONS = 48  # its deals a turn in play and self-play (deterministic)
 SIM_PLIES = 2  # our turn and the opponent's reply, each with its leave's value
