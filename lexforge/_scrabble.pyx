@@ -184,7 +184,7 @@ cdef void fill_dir(Dir* d, bint across, int rows, int cols, const uint8_t* tiles
                 if empty_board:
                     d.anchor[i] = s == start
                 else:
-                    d.anchor[i] = (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0)
+                    set_anchor(d, r, c)
                 continue
             fill_square(d, r, c, nodes, n_nodes, n_letters, empty_board and s == start,
                         empty_board)
@@ -216,8 +216,7 @@ cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nod
     if empty_board:
         d.anchor[i] = start
     else:
-        d.anchor[i] = ((r > 0 and d.tile[i - L] >= 0) or (r + 1 < d.lines and d.tile[i + L] >= 0)
-                       or (c > 0 and d.tile[i - 1] >= 0) or (c + 1 < L and d.tile[i + 1] >= 0))
+        set_anchor(d, r, c)
     top = r
     while top > 0 and d.tile[(top - 1) * L + c] >= 0:
         top -= 1
@@ -1205,6 +1204,11 @@ cdef inline uint64_t rack_tile_key(int letter, int copy) noexcept nogil:
     return mix(<uint64_t>(0x5A5A0000 + letter * MAX_RACK + copy))
 
 
+cdef inline int line_index(const Rec* rec) noexcept nogil:
+    """The line of a generated move, as EndgameSearch groups plays: direction * MAX_SIDE + line."""
+    return rec.row if rec.across else MAX_SIDE + rec.col
+
+
 cdef int compare_emoves(const void* a, const void* b) noexcept nogil:
     cdef const EMove* x = <const EMove*>a
     cdef const EMove* y = <const EMove*>b
@@ -1707,9 +1711,9 @@ cdef class EndgameSearch:
 
         The plays are generated once per side on the root board and filtered per board: a
         line (row or column) whose tiles, whose neighbour lines' tiles, and whose squares'
-        cross-checks and anchors are those of the root board has the same plays for every rack, so its plays are the root plays whose
-        tiles the rack (which only shrinks) still holds; lexforge.scrabble's generator runs
-        only on the anchors of the other lines."""
+        cross-checks and anchors are those of the root board has the same plays for every
+        rack, so its plays are the root plays whose tiles the rack (which only shrinks) still
+        holds; lexforge.scrabble's generator runs only on the anchors of the other lines."""
         cdef Side* side = &self.sides[me]
         cdef Side* other = &self.sides[1 - me]
         cdef Gen g
@@ -1804,16 +1808,12 @@ cdef class EndgameSearch:
             return False
         memset(starts, 0, (2 * MAX_SIDE + 1) * sizeof(int32_t))
         for i in range(g.n):  # a counting sort by line
-            line = (0 if g.out[i].across else MAX_SIDE) + (
-                g.out[i].row if g.out[i].across else g.out[i].col
-            )
+            line = line_index(&g.out[i])
             starts[line + 1] += 1
         for i in range(2 * MAX_SIDE):
             starts[i + 1] += starts[i]
         for i in range(g.n):
-            line = (0 if g.out[i].across else MAX_SIDE) + (
-                g.out[i].row if g.out[i].across else g.out[i].col
-            )
+            line = line_index(&g.out[i])
             to_emove(&g.out[i], &moves[starts[line]], self.root_tiles, self.cols)
             starts[line] += 1
         for i in range(2 * MAX_SIDE, 0, -1):  # back to each line's first play
