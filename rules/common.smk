@@ -15,6 +15,7 @@ from lexforge.language import read_yaml
 from pipeline.codedeps import code_hash as derived_code_hash
 from pipeline.config import SCHEMA_FILE, WORKFLOW_CONFIG, resolve_config, schema_error_line
 from pipeline.corpusconfig import corpus_config
+from pipeline.leavesconfig import leaves_config
 from pipeline.outputs import forget, remove_retired_records, stale_records
 from pipeline.scheduling import single_reevaluation_timer
 from pipeline.licenses import source_entries
@@ -35,6 +36,7 @@ try:
     validate(config, str(SCHEMA_FILE))
     BUILD = resolve_config(config, CONFIG_PATH)
     CORPUS = corpus_config(config.get("corpus", {}), BUILD)
+    LEAVES = leaves_config(config.get("leaves", {}), BUILD)
 except WorkflowError as error:
     sys.exit(f"lexforge: {CONFIG_PATH}: {schema_error_line(str(error))}")
 except UserError as error:
@@ -132,3 +134,54 @@ def provenance_files(wildcards):
     found = {entry.sources_file for entry in entries}
     found |= {entry.text_file for entry in entries if entry.text_file.is_file()}
     return sorted(str(p) for p in found)
+
+
+# Stage 4 (rules/validate.smk): the reference cases of a lexicon.
+def reference_dir(wildcards):
+    return str(BUILD.lexicons[wildcards.lexicon].reference_dir)
+
+
+def reference_files(wildcards):
+    folder = BUILD.lexicons[wildcards.lexicon].reference_dir
+    patterns = ("*.grid", "*.board", "racks.txt", f"expected/{wildcards.lexicon}.json")
+    return sorted(str(p) for pattern in patterns for p in folder.glob(pattern))
+
+
+# Board corpora (rules/corpus.smk).
+def corpus_params(kind):
+    """What a shard's boards depend on besides its number and the lexicon: a change reruns it."""
+    return repr((CORPUS.seed, CORPUS.boards_per_shard, CORPUS.kinds[kind]))
+
+
+def corpus_files(lexicon):
+    return [
+        f"build/corpus/{lexicon}/{kind}.parquet"
+        for kind in CORPUS.kinds_of(BUILD.lexicons[lexicon])
+    ]
+
+
+def shard_files(wildcards):
+    return [
+        f"build/work/{wildcards.lexicon}/corpus/{wildcards.kind}/{shard}.parquet"
+        for shard in range(CORPUS.shards)
+    ]
+
+
+# Leave values (rules/leaves.smk).
+def leave_shards(wildcards):
+    return [
+        f"build/work/{wildcards.lexicon}/leaves/{shard}.json"
+        for shard in range(LEAVES.shards_of(wildcards.lexicon))
+    ]
+
+
+def player_leaves(wildcards):
+    """The values the equity player plays a lexicon's games with (none: greedy plays)."""
+    path = LEAVES.player_leaves_of(wildcards.lexicon)
+    return [path] if path else []
+
+
+# Release bundles (rules/publish.smk).
+def shipped_leaves(wildcards):
+    path = Path(workflow.basedir) / "leaves" / f"{wildcards.lexicon}.json.gz"
+    return [str(path)] if path.is_file() else []

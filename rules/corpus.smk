@@ -4,25 +4,6 @@
 # how many and which; README, "Board corpora and puzzle packs".
 
 
-def corpus_params(kind):
-    """What a shard's boards depend on besides its number and the lexicon: a change reruns it."""
-    return repr((CORPUS.seed, CORPUS.boards_per_shard, CORPUS.kinds[kind]))
-
-
-def corpus_files(lexicon):
-    return [
-        f"build/corpus/{lexicon}/{kind}.parquet"
-        for kind in CORPUS.kinds_of(BUILD.lexicons[lexicon])
-    ]
-
-
-def shard_files(wildcards):
-    return [
-        f"build/work/{wildcards.lexicon}/corpus/{wildcards.kind}/{shard}.parquet"
-        for shard in range(CORPUS.shards)
-    ]
-
-
 rule corpus_shard:
     input:
         manifest="build/stage/{lexicon}/manifest.json",

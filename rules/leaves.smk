@@ -4,25 +4,6 @@
 # build/leaves/<lexicon>/leaves.json.gz and its manifest. config.yaml's `leaves` says how
 # many and which; docs/scrabble.md, "Leave values". The values shipped (leaves/<lexicon>.json.gz,
 # in the bundles) are a copy of a run's result: `dist` never trains.
-from pipeline.leavesconfig import leaves_config
-
-try:
-    LEAVES = leaves_config(config.get("leaves", {}), BUILD)
-except UserError as error:
-    sys.exit(f"lexforge: {error}")
-
-
-def leave_shards(wildcards):
-    return [
-        f"build/work/{wildcards.lexicon}/leaves/{shard}.json"
-        for shard in range(LEAVES.shards_of(wildcards.lexicon))
-    ]
-
-
-def player_leaves(wildcards):
-    """The values the equity player plays a lexicon's games with (none: greedy plays)."""
-    path = LEAVES.player_leaves_of(wildcards.lexicon)
-    return [path] if path else []
 
 
 rule leaves_shard:

@@ -3,11 +3,6 @@
 # `snakemake leaves` result, never trained here) and the puzzle packs (rules/corpus.smk).
 
 
-def shipped_leaves(wildcards):
-    path = Path(workflow.basedir) / "leaves" / f"{wildcards.lexicon}.json.gz"
-    return [str(path)] if path.is_file() else []
-
-
 rule bundle:
     input:
         manifest="build/stage/{lexicon}/manifest.json",

@@ -3,16 +3,6 @@
 #   python -m pipeline.validate --lexicon build/stage/<lexicon> --reference raw/<lang>/reference --refresh
 
 
-def reference_dir(wildcards):
-    return str(BUILD.lexicons[wildcards.lexicon].reference_dir)
-
-
-def reference_files(wildcards):
-    folder = BUILD.lexicons[wildcards.lexicon].reference_dir
-    patterns = ("*.grid", "*.board", "racks.txt", f"expected/{wildcards.lexicon}.json")
-    return sorted(str(p) for pattern in patterns for p in folder.glob(pattern))
-
-
 rule validate:
     input:
         manifest="build/stage/{lexicon}/manifest.json",
