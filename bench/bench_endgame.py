@@ -81,7 +81,15 @@ def fixed_depth(lexicon: Lexicon, position: tuple, depth: int) -> tuple[int, int
 def bench_depth(lexicon: Lexicon, positions: dict, depth: int, runs: int, callgrind: bool) -> None:
     """Per seed: the positions and value of a search ``depth`` turns deep, and its CPU time."""
     if callgrind:
-        found = eval("[fixed_depth(lexicon, p, depth) for p in positions.values()]")  # noqa: S307
+        found = eval(  # noqa: S307
+            "[fixed_depth(lexicon, p, depth) for p in endgames]",
+            {
+                "fixed_depth": fixed_depth,
+                "lexicon": lexicon,
+                "endgames": positions.values(),
+                "depth": depth,
+            },
+        )
         for seed, (value, searched) in zip(positions, found):
             print(f"{seed:4}  {value:6}  {searched:9}")
         return

@@ -35,7 +35,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -1157,13 +1157,18 @@ cdef enum:
 cdef uint64_t NO_KEY = 0
 
 
-cdef struct EMove:  # a play of the endgame search
-    int32_t score
-    int32_t order  # search order: higher first
+cdef struct EMove:  # a play of the endgame search (fields laid out for 40 bytes, no padding)
     uint64_t key  # the hash of its tiles on their squares
-    uint8_t count, row, col, across, length
+    int32_t score
     uint32_t new  # bit j: the word's j-th square gets a placed tile
     uint8_t code[MAX_RACK]  # their letter index, BLANK_CODE added for a blank
+    uint8_t count, row, col, across, length
+
+
+cdef struct Ranked:  # a play being ordered for the search: its order, its key, where it is
+    int32_t order  # search order: higher first
+    uint64_t key  # ties: the lower key first (distinct plays' keys differ)
+    const EMove* move
 
 
 cdef struct MoveSet:  # the plays of one rack on one board, in search order
@@ -1209,12 +1214,60 @@ cdef inline int line_index(const Rec* rec) noexcept nogil:
     return rec.row if rec.across else MAX_SIDE + rec.col
 
 
-cdef int compare_emoves(const void* a, const void* b) noexcept nogil:
-    cdef const EMove* x = <const EMove*>a
-    cdef const EMove* y = <const EMove*>b
-    if x.order != y.order:
-        return -1 if x.order > y.order else 1
-    return -1 if x.key < y.key else (1 if x.key > y.key else 0)  # (distinct plays' keys differ)
+cdef inline bint ranked_before(const Ranked* x, const Ranked* y) noexcept nogil:
+    """Whether ``x`` is searched before ``y``: the higher order, then the lower key."""
+    return x.order > y.order or (x.order == y.order and x.key < y.key)
+
+
+cdef void sort_ranked(Ranked* a, Ranked* tmp, Py_ssize_t n) noexcept nogil:
+    """Sort ``a[:n]`` in search order, stably (``tmp``: room for n): insertion sort on runs of
+    16, then bottom-up merges (the comparison inline, the items 24 bytes: no qsort callback)."""
+    cdef Py_ssize_t i, j, start, width, mid, end, left, right, k
+    cdef Ranked v
+    cdef Ranked* src = a
+    cdef Ranked* dst = tmp
+    cdef Ranked* swap
+    start = 0
+    while start < n:
+        end = min(start + 16, n)
+        for i in range(start + 1, end):
+            v = a[i]
+            j = i
+            while j > start and ranked_before(&v, &a[j - 1]):
+                a[j] = a[j - 1]
+                j -= 1
+            a[j] = v
+        start = end
+    width = 16
+    while width < n:
+        start = 0
+        while start < n:
+            mid = min(start + width, n)
+            end = min(start + 2 * width, n)
+            left, right, k = start, mid, start
+            while left < mid and right < end:
+                if ranked_before(&src[right], &src[left]):
+                    dst[k] = src[right]
+                    right += 1
+                else:
+                    dst[k] = src[left]
+                    left += 1
+                k += 1
+            while left < mid:
+                dst[k] = src[left]
+                left += 1
+                k += 1
+            while right < end:
+                dst[k] = src[right]
+                right += 1
+                k += 1
+            start = end
+        swap = src
+        src = dst
+        dst = swap
+        width *= 2
+    if src != a:
+        memcpy(a, src, n * sizeof(Ranked))
 
 
 cdef class EndgameSearch:
@@ -1253,8 +1306,9 @@ cdef class EndgameSearch:
     cdef EMove* root_moves[2]
     cdef int32_t root_line_start[2][2 * MAX_SIDE + 1]
     cdef bint root_ready[2]
-    cdef EMove* scratch  # a position's plays as they are gathered, before they are kept
-    cdef int64_t scratch_cap
+    cdef EMove* scratch  # a position's plays from the generator, before they are kept
+    cdef Ranked* ranked  # a position's plays (root plays and the scratch's) as they are ordered
+    cdef int64_t scratch_cap, ranked_cap
     cdef Anchor* anchors  # the generator's anchors
     cdef double deadline
     cdef bint aborted
@@ -1358,6 +1412,7 @@ cdef class EndgameSearch:
         free(self.root_moves[0])
         free(self.root_moves[1])
         free(self.scratch)
+        free(self.ranked)
         free(self.anchors)
 
     cdef void clear_sets(self) noexcept nogil:
@@ -1722,8 +1777,8 @@ cdef class EndgameSearch:
         cdef bint empty = self.empty_root and self.placed == 0
         cdef uint8_t dirty[2 * MAX_SIDE]
         cdef uint8_t same_tiles[MAX_SIDE + 2]
-        cdef EMove* move
-        cdef EMove* moves
+        cdef const EMove* move
+        cdef Ranked* ranked
         self.update_dirs(empty)
         if self.empty_root:  # no root plays to keep: every line is generated
             memset(dirty, 1, sizeof(dirty))
@@ -1753,17 +1808,24 @@ cdef class EndgameSearch:
                     )
         if not self.run_generator(self.dirs, side, dirty, &g):
             return False
-        capacity = g.n + 1
-        if not self.empty_root:
-            capacity += self.root_line_start[me][2 * MAX_SIDE]
-        if capacity > self.scratch_cap:
+        if g.n + 1 > self.scratch_cap:
             free(self.scratch)
-            self.scratch = <EMove*>malloc(capacity * sizeof(EMove))
-            self.scratch_cap = capacity if self.scratch != NULL else 0
+            self.scratch = <EMove*>malloc((g.n + 1) * sizeof(EMove))
+            self.scratch_cap = g.n + 1 if self.scratch != NULL else 0
             if self.scratch == NULL:
                 free(g.out)
                 return False
-        moves = self.scratch
+        capacity = 2 * (g.n + 1)  # the plays, then as much room to merge them
+        if not self.empty_root:
+            capacity += 2 * self.root_line_start[me][2 * MAX_SIDE]
+        if capacity > self.ranked_cap:
+            free(self.ranked)
+            self.ranked = <Ranked*>malloc(capacity * sizeof(Ranked))
+            self.ranked_cap = capacity if self.ranked != NULL else 0
+            if self.ranked == NULL:
+                free(g.out)
+                return False
+        ranked = self.ranked
         if not self.empty_root:
             for k in range(2):
                 for r in range(self.dirs[k].lines):
@@ -1772,23 +1834,26 @@ cdef class EndgameSearch:
                     for i in range(self.root_line_start[me][k * MAX_SIDE + r],
                                    self.root_line_start[me][k * MAX_SIDE + r + 1]):
                         if fits(&self.root_moves[me][i], side):
-                            moves[n] = self.root_moves[me][i]
+                            ranked[n].move = &self.root_moves[me][i]
                             n += 1
         for i in range(g.n):
-            to_emove(&g.out[i], &moves[n], self.tiles, self.cols)
+            to_emove(&g.out[i], &self.scratch[i], self.tiles, self.cols)
+            ranked[n].move = &self.scratch[i]
             n += 1
         free(g.out)
         for i in range(n):
-            move = &moves[i]
-            move.order = move.score + 3 * move.count
+            move = ranked[i].move
+            ranked[i].key = move.key
+            ranked[i].order = move.score + 3 * move.count
             if move.count == side.tiles:
-                move.order += 2 * other.points + PLAYOUT_FIRST
-        qsort(moves, n, sizeof(EMove), compare_emoves)
+                ranked[i].order += 2 * other.points + PLAYOUT_FIRST
+        sort_ranked(ranked, &ranked[n], n)
         out.n = <int32_t>n
         out.moves = <EMove*>malloc((n + 1) * sizeof(EMove))
         if out.moves == NULL:
             return False
-        memcpy(out.moves, moves, n * sizeof(EMove))
+        for i in range(n):
+            out.moves[i] = ranked[i].move[0]
         return True
 
     cdef bint root_plays(self, int me) noexcept nogil:
@@ -1948,7 +2013,6 @@ cdef void to_emove(const Rec* rec, EMove* move, const uint8_t* tiles, int cols) 
     """A generator record as the search's play, read on the board ``tiles`` it was found on."""
     cdef int j, k = 0, square = rec.row * cols + rec.col, step = 1 if rec.across else cols
     move.score = rec.score
-    move.order = 0
     move.row = rec.row
     move.col = rec.col
     move.across = rec.across
