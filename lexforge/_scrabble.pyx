@@ -35,7 +35,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -122,6 +122,14 @@ cdef struct Gen:
     int8_t bingo_ok[2 * MAX_SQUARES]  # per direction and first square: see may_bingo
 
 
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    """splitmix64's finalizer: a 64-bit hash of ``x``."""
+    x += 0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
 cdef inline int64_t next_node_of(
     const uint64_t* nodes, int64_t n_nodes, int64_t node, uint64_t mask, uint64_t bit
 ) noexcept nogil:
@@ -199,13 +207,28 @@ cdef inline void set_anchor(Dir* d, int r, int c) noexcept nogil:
     )
 
 
+cdef enum:
+    CROSS_SLOTS = 1 << 13  # cross-checks an endgame search keeps (see ``Cross``)
+
+
+cdef struct Cross:  # a cross-check once computed: the tiles around the square, the letters
+    uint64_t allowed
+    uint8_t above, below  # tiles before and after the square across the lines; 0, 0: unused
+    uint8_t letters[MAX_SIDE]  # their letters, top to bottom, the square left out
+
+
 cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nodes,
-                      int n_letters, bint start, bint empty_board) noexcept nogil:
+                      int n_letters, bint start, bint empty_board,
+                      Cross* crosses=NULL) noexcept nogil:
     """Whether the square (line r, position c) is an anchor, and its cross-check (the
-    tiles of its line's neighbours already in ``d``); ``start``: it is the start square."""
-    cdef int L = d.length, i = r * L + c, s, top, bottom, letter
+    tiles of its line's neighbours already in ``d``); ``start``: it is the start square.
+    ``crosses`` (or NULL): cross-checks already computed, by the letters around the square
+    (the same letters have the same cross-check on any square), read and written."""
+    cdef int L = d.length, i = r * L + c, s, top, bottom, letter, k = 0
     cdef int64_t node, branch
-    cdef uint64_t mask
+    cdef uint64_t mask, h
+    cdef uint8_t letters[MAX_SIDE]
+    cdef Cross* slot = NULL
     cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
     cdef uint64_t allowed
     d.anchor[i] = 0
@@ -230,6 +253,18 @@ cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nod
     for s in range(top, bottom + 1):
         if s != r:
             d.cross_value[i] += d.tile_value[s * L + c]
+    if crosses != NULL:
+        h = <uint64_t>(r - top) * 64 + <uint64_t>(bottom - r)
+        for s in range(top, bottom + 1):
+            if s != r:
+                letters[k] = <uint8_t>d.tile[s * L + c]
+                h = h * 0x100000001B3ULL + letters[k] + 1
+                k += 1
+        slot = &crosses[mix(h) & (CROSS_SLOTS - 1)]
+        if (slot.above == r - top and slot.below == bottom - r
+                and memcmp(slot.letters, letters, k) == 0):
+            d.allowed[i] = slot.allowed
+            return
     node = 0
     for s in range(top, r):
         node = child(nodes, n_nodes, node, d.tile[s * L + c])
@@ -249,28 +284,40 @@ cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nod
             if branch >= 0 and is_word(nodes, branch):
                 allowed |= (<uint64_t>1) << letter
     d.allowed[i] = allowed
+    if slot != NULL:
+        slot.allowed = allowed
+        slot.above = r - top
+        slot.below = bottom - r
+        memcpy(slot.letters, letters, k)
 
 
-cdef void refresh_around(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nodes,
-                         int n_letters) noexcept nogil:
-    """After the square (line r, position c) of a board with tiles changed: its cross-check,
-    those of the first empty squares before and after it across the lines, and the anchors
-    of its two neighbours along its line."""
-    cdef int L = d.length, line = r
+cdef int refresh_list(Dir* d, int r, int c, int* squares, int n, uint32_t* seen,
+                      uint32_t stamp) noexcept nogil:
+    """After the square (line r, position c) of a board with tiles changed: add to
+    ``squares[:n]`` (once each: ``seen`` is ``stamp`` for a square already there) the squares
+    whose cross-check and anchor may change: it and the first empty squares before and after
+    it across the lines; set the anchors of its two neighbours along its line. The new n."""
+    cdef int L = d.length, line = r, k, i
+    cdef int found[3]
     while line >= 0 and (line == r or d.tile[line * L + c] >= 0):
         line -= 1
-    if line >= 0:
-        fill_square(d, line, c, nodes, n_nodes, n_letters, False, False)
+    found[0] = line * L + c if line >= 0 else -1
     line = r
     while line < d.lines and (line == r or d.tile[line * L + c] >= 0):
         line += 1
-    if line < d.lines:
-        fill_square(d, line, c, nodes, n_nodes, n_letters, False, False)
-    fill_square(d, r, c, nodes, n_nodes, n_letters, False, False)
+    found[1] = line * L + c if line < d.lines else -1
+    found[2] = r * L + c
+    for k in range(3):
+        i = found[k]
+        if i >= 0 and seen[i] != stamp:
+            seen[i] = stamp
+            squares[n] = i
+            n += 1
     if c > 0:
         set_anchor(d, r, c - 1)
     if c + 1 < L:
         set_anchor(d, r, c + 1)
+    return n
 
 
 cdef void record(Gen* g, int start, int end) noexcept nogil:
@@ -1184,14 +1231,6 @@ cdef struct Entry:  # the transposition table's record of a position
     int32_t best  # the best turn's index in the position's MoveSet, PASS, or NO_TURN
 
 
-cdef inline uint64_t mix(uint64_t x) noexcept nogil:
-    """splitmix64's finalizer: a 64-bit hash of ``x``."""
-    x += 0x9E3779B97F4A7C15ULL
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
-    return x ^ (x >> 31)
-
-
 cdef inline uint64_t tile_key(int square, int code) noexcept nogil:
     return mix(<uint64_t>(square * 256 + code + 1))
 
@@ -1290,6 +1329,9 @@ cdef class EndgameSearch:
     cdef uint8_t filled[MAX_SQUARES]  # the tiles ``dirs`` were filled for
     cdef uint8_t filled_blank[MAX_SQUARES]
     cdef bint filled_ok, filled_empty
+    cdef uint32_t seen[2][MAX_SQUARES]  # per direction: the squares update_dirs refills…
+    cdef uint32_t stamp  # …are those whose seen is stamp
+    cdef Cross* crosses  # cross-checks computed (CROSS_SLOTS of them), by the letters around
     cdef Entry* table
     cdef int64_t table_mask, table_used
     cdef MoveSet* sets
@@ -1390,7 +1432,8 @@ cdef class EndgameSearch:
                      self.nodes.shape[0] // 2, n_letters, start, self.empty_root)
         self.dirs = <Dir*>malloc(2 * sizeof(Dir))
         self.anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
-        if self.anchors == NULL:
+        self.crosses = <Cross*>calloc(CROSS_SLOTS, sizeof(Cross))
+        if self.anchors == NULL or self.crosses == NULL:
             raise MemoryError()
         self.table_mask = (1 << 16) - 1
         self.table = <Entry*>malloc((self.table_mask + 1) * sizeof(Entry))
@@ -1414,6 +1457,7 @@ cdef class EndgameSearch:
         free(self.scratch)
         free(self.ranked)
         free(self.anchors)
+        free(self.crosses)
 
     cdef void clear_sets(self) noexcept nogil:
         cdef int64_t i
@@ -1669,8 +1713,10 @@ cdef class EndgameSearch:
         whole for an empty board or the first time, else updated around the squares whose
         tile changed since: an empty square's cross-check reads the tiles next to it up to
         the first empty square, its anchor its four neighbours."""
-        cdef int s, k, i, row, col, n = 0
+        cdef int s, k, i, j, w, row, col, n = 0, m
+        cdef uint64_t a, b, x, y
         cdef int changed[MAX_SQUARES]
+        cdef int squares[3 * MAX_SQUARES]
         cdef Dir* d
         cdef const uint64_t* nodes = &self.nodes[0]
         cdef int64_t n_nodes = self.nodes.shape[0] // 2
@@ -1684,8 +1730,16 @@ cdef class EndgameSearch:
             self.filled_ok = True
             self.filled_empty = empty
             return
-        for s in range(self.rows * self.cols):
-            if self.filled[s] != self.tiles[s] or self.filled_blank[s] != self.blank[s]:
+        for w in range(0, self.rows * self.cols, 8):  # 8 squares at a time
+            memcpy(&a, &self.filled[w], 8)
+            memcpy(&b, &self.tiles[w], 8)
+            memcpy(&x, &self.filled_blank[w], 8)
+            memcpy(&y, &self.blank[w], 8)
+            if a == b and x == y:
+                continue
+            for s in range(w, min(w + 8, self.rows * self.cols)):
+                if self.filled[s] == self.tiles[s] and self.filled_blank[s] == self.blank[s]:
+                    continue
                 changed[n] = s
                 n += 1
                 self.filled[s] = self.tiles[s]
@@ -1702,10 +1756,24 @@ cdef class EndgameSearch:
                     d.tile_rank[i] = 0 if self.tiles[s] == 0 else self.ranks[
                         self.tiles[s] - 1 + (self.n_letters if self.blank[s] else 0)
                     ]
-        for k in range(n):
-            row, col = changed[k] // self.cols, changed[k] % self.cols
-            refresh_around(&self.dirs[0], row, col, nodes, n_nodes, self.n_letters)
-            refresh_around(&self.dirs[1], col, row, nodes, n_nodes, self.n_letters)
+        # Every cross-check and anchor is a function of the tiles alone, all updated by now:
+        # each square is refilled once, in any order.
+        for k in range(2):
+            self.stamp += 1
+            if self.stamp == 0:  # wrapped around: no square is seen
+                memset(self.seen, 0, sizeof(self.seen))
+                self.stamp = 1
+            m = 0
+            for j in range(n):
+                row, col = changed[j] // self.cols, changed[j] % self.cols
+                if k == 0:
+                    m = refresh_list(&self.dirs[0], row, col, squares, m, self.seen[0], self.stamp)
+                else:
+                    m = refresh_list(&self.dirs[1], col, row, squares, m, self.seen[1], self.stamp)
+            d = &self.dirs[k]
+            for j in range(m):
+                fill_square(d, squares[j] // d.length, squares[j] % d.length, nodes, n_nodes,
+                            self.n_letters, False, False, self.crosses)
 
     cdef bint moves_of(self, int me, MoveSet* out, bint* owned) noexcept nogil:
         """The plays of ``me`` in search order: kept from an earlier visit to the same board
