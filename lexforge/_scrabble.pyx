@@ -36,7 +36,7 @@ from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcmp, memcpy, memmove, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 import array
@@ -1258,6 +1258,17 @@ cdef inline bint ranked_before(const Ranked* x, const Ranked* y) noexcept nogil:
     return x.order > y.order or (x.order == y.order and x.key < y.key)
 
 
+cdef inline int32_t base_order(const EMove* move) noexcept nogil:
+    """A play's search order but for a play-out's raise: its score plus 3 points a tile."""
+    return move.score + 3 * move.count
+
+
+cdef inline int32_t search_order(const EMove* move, const Side* side) noexcept nogil:
+    """A play's search order for the rack ``side``: a play-out first, then by score plus 3
+    points a tile placed (tiles dumped early shorten the game)."""
+    return base_order(move) + (PLAYOUT_FIRST if move.count == side.tiles else 0)
+
+
 cdef void sort_ranked(Ranked* a, Ranked* tmp, Py_ssize_t n) noexcept nogil:
     """Sort ``a[:n]`` in search order, stably (``tmp``: room for n): insertion sort on runs of
     16, then bottom-up merges (the comparison inline, the items 24 bytes: no qsort callback)."""
@@ -1339,17 +1350,20 @@ cdef class EndgameSearch:
     cdef int64_t max_set_bytes
     cdef public int64_t positions
     cdef int64_t max_positions
-    # Each side's plays on the root board, generated once and grouped by line (index
-    # direction * MAX_SIDE + line: line_start[i] to line_start[i + 1]); the racks they were
-    # generated for; the root board's lines, against which a line is found unchanged.
+    # Each side's plays on the root board, generated once; the racks they were generated for;
+    # the root board's lines, against which a line is found unchanged.
     cdef Side root_sides[2]
     cdef Dir* root_dirs
     cdef uint8_t root_tiles[MAX_SQUARES]
-    cdef EMove* root_moves[2]
-    cdef int32_t root_line_start[2][2 * MAX_SIDE + 1]
+    cdef EMove* root_moves[2]  # in search order less the play-outs' raise (see root_plays)
+    cdef uint8_t* root_line[2]  # each root play's line: direction * MAX_SIDE + line
+    cdef uint64_t* root_letters[2]  # the letters each takes (a blank not counted)
+    cdef int64_t root_n[2]
+    cdef const EMove** kept  # the root plays a position keeps (room for twice the most)
+    cdef int64_t kept_cap
     cdef bint root_ready[2]
     cdef EMove* scratch  # a position's plays from the generator, before they are kept
-    cdef Ranked* ranked  # a position's plays (root plays and the scratch's) as they are ordered
+    cdef Ranked* ranked  # the scratch's plays as they are ordered, then room to merge them
     cdef int64_t scratch_cap, ranked_cap
     cdef Anchor* anchors  # the generator's anchors
     cdef double deadline
@@ -1447,13 +1461,17 @@ cdef class EndgameSearch:
         self.deadline = -1
 
     def __dealloc__(self) -> None:
+        cdef int k
         self.clear_sets()
         free(self.sets)
         free(self.table)
         free(self.dirs)
         free(self.root_dirs)
-        free(self.root_moves[0])
-        free(self.root_moves[1])
+        for k in range(2):
+            free(self.root_moves[k])
+            free(self.root_line[k])
+            free(self.root_letters[k])
+        free(self.kept)
         free(self.scratch)
         free(self.ranked)
         free(self.anchors)
@@ -1828,9 +1846,9 @@ cdef class EndgameSearch:
         return True
 
     cdef bint generate(self, int me, MoveSet* out) noexcept nogil:
-        """Every play of ``me``'s rack on the current board, ordered for the search: a play-out
-        first (its score with the other's rack twice), then by score plus 3 points a tile
-        placed (tiles dumped early shorten the game).
+        """Every play of ``me``'s rack on the current board, ordered for the search (see
+        ``search_order``; the play-outs' order by score with the other's rack twice is the
+        same, the other's rack being the same for all).
 
         The plays are generated once per side on the root board and filtered per board: a
         line (row or column) whose tiles, whose neighbour lines' tiles, and whose squares'
@@ -1838,15 +1856,17 @@ cdef class EndgameSearch:
         rack, so its plays are the root plays whose tiles the rack (which only shrinks) still
         holds; lexforge.scrabble's generator runs only on the anchors of the other lines."""
         cdef Side* side = &self.sides[me]
-        cdef Side* other = &self.sides[1 - me]
         cdef Gen g
-        cdef int i, k, r, L, n_lines
-        cdef int64_t n = 0, capacity
+        cdef int k, r, L, n_lines
+        cdef int64_t i, n
         cdef bint empty = self.empty_root and self.placed == 0
         cdef uint8_t dirty[2 * MAX_SIDE]
         cdef uint8_t same_tiles[MAX_SIDE + 2]
-        cdef const EMove* move
+        cdef const EMove* root
         cdef Ranked* ranked
+        cdef int64_t j, m, p
+        cdef int32_t order
+        cdef uint64_t have = 0
         self.update_dirs(empty)
         if self.empty_root:  # no root plays to keep: every line is generated
             memset(dirty, 1, sizeof(dirty))
@@ -1876,84 +1896,123 @@ cdef class EndgameSearch:
                     )
         if not self.run_generator(self.dirs, side, dirty, &g):
             return False
-        if g.n + 1 > self.scratch_cap:
+        if g.n + 1 > self.scratch_cap or 2 * (g.n + 1) > self.ranked_cap:
             free(self.scratch)
-            self.scratch = <EMove*>malloc((g.n + 1) * sizeof(EMove))
-            self.scratch_cap = g.n + 1 if self.scratch != NULL else 0
-            if self.scratch == NULL:
-                free(g.out)
-                return False
-        capacity = 2 * (g.n + 1)  # the plays, then as much room to merge them
-        if not self.empty_root:
-            capacity += 2 * self.root_line_start[me][2 * MAX_SIDE]
-        if capacity > self.ranked_cap:
             free(self.ranked)
-            self.ranked = <Ranked*>malloc(capacity * sizeof(Ranked))
-            self.ranked_cap = capacity if self.ranked != NULL else 0
-            if self.ranked == NULL:
+            self.scratch = <EMove*>malloc((g.n + 1) * sizeof(EMove))
+            self.ranked = <Ranked*>malloc(2 * (g.n + 1) * sizeof(Ranked))
+            if self.scratch == NULL or self.ranked == NULL:
+                self.scratch_cap = self.ranked_cap = 0
                 free(g.out)
                 return False
+            self.scratch_cap = g.n + 1
+            self.ranked_cap = 2 * (g.n + 1)
+        # The generated plays in search order.
         ranked = self.ranked
-        if not self.empty_root:
-            for k in range(2):
-                for r in range(self.dirs[k].lines):
-                    if dirty[k * MAX_SIDE + r]:
-                        continue
-                    for i in range(self.root_line_start[me][k * MAX_SIDE + r],
-                                   self.root_line_start[me][k * MAX_SIDE + r + 1]):
-                        if fits(&self.root_moves[me][i], side):
-                            ranked[n].move = &self.root_moves[me][i]
-                            n += 1
         for i in range(g.n):
             to_emove(&g.out[i], &self.scratch[i], self.tiles, self.cols)
-            ranked[n].move = &self.scratch[i]
-            n += 1
+            ranked[i].move = &self.scratch[i]
+            ranked[i].key = self.scratch[i].key
+            ranked[i].order = search_order(&self.scratch[i], side)
         free(g.out)
-        for i in range(n):
-            move = ranked[i].move
-            ranked[i].key = move.key
-            ranked[i].order = move.score + 3 * move.count
-            if move.count == side.tiles:
-                ranked[i].order += 2 * other.points + PLAYOUT_FIRST
-        sort_ranked(ranked, &ranked[n], n)
-        out.n = <int32_t>n
-        out.moves = <EMove*>malloc((n + 1) * sizeof(EMove))
+        sort_ranked(ranked, &ranked[g.n], g.n)
+        # The root plays of the unchanged lines that the rack still holds, in search order:
+        # root_plays ranked them by score plus 3 points a tile, which is the search order but
+        # for the play-outs' raise; the play-outs (a few) are moved to the front.
+        m = p = 0
+        if not self.empty_root:
+            for i in range(self.n_letters):
+                if side.counts[i] > 0:
+                    have |= (<uint64_t>1) << i
+            root = self.root_moves[me]
+            for i in range(self.root_n[me]):
+                if (not dirty[self.root_line[me][i]] and self.root_letters[me][i] & ~have == 0
+                        and fits(&root[i], side)):
+                    if root[i].count == side.tiles:
+                        self.kept[self.root_n[me] + p] = &root[i]
+                        p += 1
+                    else:
+                        self.kept[m] = &root[i]
+                        m += 1
+            if p:
+                memmove(&self.kept[p], self.kept, m * sizeof(EMove*))
+                memcpy(self.kept, &self.kept[self.root_n[me]], p * sizeof(EMove*))
+                m += p
+        # Both lists merged by order, then key (distinct plays' keys differ).
+        out.n = <int32_t>(g.n + m)
+        out.moves = <EMove*>malloc((g.n + m + 1) * sizeof(EMove))
         if out.moves == NULL:
             return False
-        for i in range(n):
-            out.moves[i] = ranked[i].move[0]
+        i = j = n = 0
+        while i < m and j < g.n:
+            order = search_order(self.kept[i], side)
+            if order > ranked[j].order or (
+                order == ranked[j].order and self.kept[i].key < ranked[j].key
+            ):
+                out.moves[n] = self.kept[i][0]
+                i += 1
+            else:
+                out.moves[n] = ranked[j].move[0]
+                j += 1
+            n += 1
+        while i < m:
+            out.moves[n] = self.kept[i][0]
+            i += 1
+            n += 1
+        while j < g.n:
+            out.moves[n] = ranked[j].move[0]
+            j += 1
+            n += 1
         return True
 
     cdef bint root_plays(self, int me) noexcept nogil:
-        """``me``'s plays on the root board with the root rack, grouped by line; False if out
-        of memory."""
+        """``me``'s plays on the root board with the root rack, in search order without the
+        play-outs' raise (score plus 3 points a tile placed, then key), each with its line and
+        the letters it takes; False if out of memory."""
         cdef Gen g
         cdef uint8_t every_line[2 * MAX_SIDE]
-        cdef int32_t* starts = self.root_line_start[me]
-        cdef int64_t i, line
+        cdef int64_t i, k
         cdef EMove* moves
+        cdef Ranked* ranked
+        cdef const EMove** kept
         memset(every_line, 1, sizeof(every_line))
         if not self.run_generator(self.root_dirs, &self.root_sides[me], every_line, &g):
             return False
         moves = <EMove*>malloc((g.n + 1) * sizeof(EMove))
-        if moves == NULL:
+        ranked = <Ranked*>malloc(2 * (g.n + 1) * sizeof(Ranked))
+        self.root_moves[me] = <EMove*>malloc((g.n + 1) * sizeof(EMove))
+        self.root_line[me] = <uint8_t*>malloc(g.n + 1)
+        self.root_letters[me] = <uint64_t*>malloc((g.n + 1) * sizeof(uint64_t))
+        if 2 * (g.n + 1) > self.kept_cap:
+            kept = <const EMove**>realloc(self.kept, 2 * (g.n + 1) * sizeof(EMove*))
+            if kept != NULL:
+                self.kept = kept
+                self.kept_cap = 2 * (g.n + 1)
+        if (moves == NULL or ranked == NULL or self.root_moves[me] == NULL
+                or self.root_line[me] == NULL or self.root_letters[me] == NULL
+                or self.kept_cap < 2 * (g.n + 1)):
             free(g.out)
+            free(moves)
+            free(ranked)
             return False
-        memset(starts, 0, (2 * MAX_SIDE + 1) * sizeof(int32_t))
-        for i in range(g.n):  # a counting sort by line
-            line = line_index(&g.out[i])
-            starts[line + 1] += 1
-        for i in range(2 * MAX_SIDE):
-            starts[i + 1] += starts[i]
         for i in range(g.n):
-            line = line_index(&g.out[i])
-            to_emove(&g.out[i], &moves[starts[line]], self.root_tiles, self.cols)
-            starts[line] += 1
-        for i in range(2 * MAX_SIDE, 0, -1):  # back to each line's first play
-            starts[i] = starts[i - 1]
-        starts[0] = 0
+            to_emove(&g.out[i], &moves[i], self.root_tiles, self.cols)
+            ranked[i].move = &moves[i]
+            ranked[i].key = moves[i].key
+            ranked[i].order = base_order(&moves[i])
+        sort_ranked(ranked, &ranked[g.n], g.n)
+        for i in range(g.n):
+            self.root_moves[me][i] = ranked[i].move[0]
+            self.root_line[me][i] = line_index(&g.out[ranked[i].move - moves])
+        for i in range(g.n):
+            self.root_letters[me][i] = 0
+            for k in range(self.root_moves[me][i].count):
+                if self.root_moves[me][i].code[k] < BLANK_CODE:
+                    self.root_letters[me][i] |= (<uint64_t>1) << self.root_moves[me][i].code[k]
+        self.root_n[me] = g.n
         free(g.out)
-        self.root_moves[me] = moves
+        free(moves)
+        free(ranked)
         self.root_ready[me] = True
         return True
 
