@@ -1218,6 +1218,15 @@ cdef struct Ranked:  # a play being ordered for the search: its order, its key, 
     const EMove* move
 
 
+cdef enum:
+    LINE_STATE = 640  # bytes enough for a line's state (see EndgameSearch.line_state)
+
+
+cdef struct LinePlays:  # the plays of one line for one rack, kept: a header, then the line's
+    uint64_t hash       # state (``size`` bytes), then its ``n`` plays (see line_state)
+    int32_t size, n
+
+
 cdef struct MoveSet:  # the plays of one rack on one board, in search order
     uint64_t key
     EMove* moves
@@ -1267,6 +1276,22 @@ cdef inline int32_t search_order(const EMove* move, const Side* side) noexcept n
     """A play's search order for the rack ``side``: a play-out first, then by score plus 3
     points a tile placed (tiles dumped early shorten the game)."""
     return base_order(move) + (PLAYOUT_FIRST if move.count == side.tiles else 0)
+
+
+cdef inline uint64_t line_hash(const uint8_t* state, int size) noexcept nogil:
+    """A hash of a line's state (``size`` a multiple of 8)."""
+    cdef uint64_t h = <uint64_t>size, word
+    cdef int i
+    for i in range(0, size, 8):
+        memcpy(&word, &state[i], 8)
+        h = (h ^ word) * 0x9E3779B97F4A7C15ULL
+        h ^= h >> 32
+    return mix(h)
+
+
+cdef inline EMove* line_moves(LinePlays* entry) noexcept nogil:
+    """The plays kept after the entry's state."""
+    return <EMove*>(<uint8_t*>entry + sizeof(LinePlays) + entry.size)
 
 
 cdef void sort_ranked(Ranked* a, Ranked* tmp, Py_ssize_t n) noexcept nogil:
@@ -1359,6 +1384,10 @@ cdef class EndgameSearch:
     cdef uint8_t* root_line[2]  # each root play's line: direction * MAX_SIDE + line
     cdef uint64_t* root_letters[2]  # the letters each takes (a blank not counted)
     cdef int64_t root_n[2]
+    # The plays of each line (row or column) generated so far, by the line's state and the
+    # rack (see line_state): an open-addressing table, lines_mask + 1 slots, half full at most.
+    cdef LinePlays** lines
+    cdef int64_t lines_mask, lines_used, line_bytes, max_line_bytes
     cdef const EMove** kept  # the root plays a position keeps (room for twice the most)
     cdef int64_t kept_cap
     cdef bint root_ready[2]
@@ -1451,6 +1480,11 @@ cdef class EndgameSearch:
             raise MemoryError()
         self.table_mask = (1 << 16) - 1
         self.table = <Entry*>malloc((self.table_mask + 1) * sizeof(Entry))
+        self.lines_mask = (1 << 12) - 1
+        self.lines = <LinePlays**>calloc(self.lines_mask + 1, sizeof(LinePlays*))
+        if self.lines == NULL:
+            raise MemoryError()
+        self.max_line_bytes = max_set_bytes // 4
         self.sets_mask = (1 << 12) - 1
         self.sets = <MoveSet*>malloc((self.sets_mask + 1) * sizeof(MoveSet))
         if self.dirs == NULL or self.table == NULL or self.sets == NULL:
@@ -1462,7 +1496,12 @@ cdef class EndgameSearch:
 
     def __dealloc__(self) -> None:
         cdef int k
+        cdef int64_t i
         self.clear_sets()
+        if self.lines != NULL:
+            for i in range(self.lines_mask + 1):
+                free(self.lines[i])
+            free(self.lines)
         free(self.sets)
         free(self.table)
         free(self.dirs)
@@ -1860,13 +1899,17 @@ cdef class EndgameSearch:
         cdef int k, r, L, n_lines
         cdef int64_t i, n
         cdef bint empty = self.empty_root and self.placed == 0
-        cdef uint8_t dirty[2 * MAX_SIDE]
+        cdef uint8_t dirty[2 * MAX_SIDE]  # the lines whose plays are not the root plays'…
+        cdef uint8_t missed[2 * MAX_SIDE]  # …and those of them generated now
         cdef uint8_t same_tiles[MAX_SIDE + 2]
         cdef const EMove* root
         cdef Ranked* ranked
-        cdef int64_t j, m, p
+        cdef int64_t j, m, p, n_found, n_ranked
         cdef int32_t order
         cdef uint64_t have = 0
+        cdef int size
+        cdef uint8_t state[LINE_STATE]
+        cdef LinePlays* found[2 * MAX_SIDE]
         self.update_dirs(empty)
         if self.empty_root:  # no root plays to keep: every line is generated
             memset(dirty, 1, sizeof(dirty))
@@ -1894,28 +1937,58 @@ cdef class EndgameSearch:
                         and memcmp(&self.dirs[k].anchor[r * L],
                                    &self.root_dirs[k].anchor[r * L], L) == 0
                     )
-        if not self.run_generator(self.dirs, side, dirty, &g):
+        # The other lines' plays: kept from a line of the same state for the same rack, else
+        # generated (and kept).
+        n_found = 0
+        for k in range(2):
+            for r in range(self.dirs[k].lines):
+                found[k * MAX_SIDE + r] = NULL
+                missed[k * MAX_SIDE + r] = dirty[k * MAX_SIDE + r]
+                if dirty[k * MAX_SIDE + r]:
+                    size = self.line_state(side, k, r, state)
+                    found[k * MAX_SIDE + r] = self.find_line(state, size, line_hash(state, size))
+                    if found[k * MAX_SIDE + r] != NULL:
+                        missed[k * MAX_SIDE + r] = 0
+                        n_found += found[k * MAX_SIDE + r].n
+        if not self.run_generator(self.dirs, side, missed, &g):
             return False
-        if g.n + 1 > self.scratch_cap or 2 * (g.n + 1) > self.ranked_cap:
+        if g.n + 1 > self.scratch_cap or 2 * (g.n + n_found + 1) > self.ranked_cap:
             free(self.scratch)
             free(self.ranked)
             self.scratch = <EMove*>malloc((g.n + 1) * sizeof(EMove))
-            self.ranked = <Ranked*>malloc(2 * (g.n + 1) * sizeof(Ranked))
+            self.ranked = <Ranked*>malloc(2 * (g.n + n_found + 1) * sizeof(Ranked))
             if self.scratch == NULL or self.ranked == NULL:
                 self.scratch_cap = self.ranked_cap = 0
                 free(g.out)
                 return False
             self.scratch_cap = g.n + 1
-            self.ranked_cap = 2 * (g.n + 1)
-        # The generated plays in search order.
-        ranked = self.ranked
+            self.ranked_cap = 2 * (g.n + n_found + 1)
         for i in range(g.n):
             to_emove(&g.out[i], &self.scratch[i], self.tiles, self.cols)
+        if self.line_bytes <= self.max_line_bytes:
+            for k in range(2):
+                for r in range(self.dirs[k].lines):
+                    if missed[k * MAX_SIDE + r] and not self.keep_line(side, k, r, &g):
+                        free(g.out)
+                        return False
+        # The generated and the kept plays in search order.
+        ranked = self.ranked
+        for i in range(g.n):
             ranked[i].move = &self.scratch[i]
-            ranked[i].key = self.scratch[i].key
-            ranked[i].order = search_order(&self.scratch[i], side)
+        n = g.n
         free(g.out)
-        sort_ranked(ranked, &ranked[g.n], g.n)
+        for k in range(2):
+            for r in range(self.dirs[k].lines):
+                if found[k * MAX_SIDE + r] != NULL:
+                    root = line_moves(found[k * MAX_SIDE + r])
+                    for i in range(found[k * MAX_SIDE + r].n):
+                        ranked[n].move = &root[i]
+                        n += 1
+        for i in range(n):
+            ranked[i].key = ranked[i].move.key
+            ranked[i].order = search_order(ranked[i].move, side)
+        sort_ranked(ranked, &ranked[n], n)
+        n_ranked = n
         # The root plays of the unchanged lines that the rack still holds, in search order:
         # root_plays ranked them by score plus 3 points a tile, which is the search order but
         # for the play-outs' raise; the play-outs (a few) are moved to the front.
@@ -1939,12 +2012,12 @@ cdef class EndgameSearch:
                 memcpy(self.kept, &self.kept[self.root_n[me]], p * sizeof(EMove*))
                 m += p
         # Both lists merged by order, then key (distinct plays' keys differ).
-        out.n = <int32_t>(g.n + m)
-        out.moves = <EMove*>malloc((g.n + m + 1) * sizeof(EMove))
+        out.n = <int32_t>(n_ranked + m)
+        out.moves = <EMove*>malloc((n_ranked + m + 1) * sizeof(EMove))
         if out.moves == NULL:
             return False
         i = j = n = 0
-        while i < m and j < g.n:
+        while i < m and j < n_ranked:
             order = search_order(self.kept[i], side)
             if order > ranked[j].order or (
                 order == ranked[j].order and self.kept[i].key < ranked[j].key
@@ -1959,10 +2032,97 @@ cdef class EndgameSearch:
             out.moves[n] = self.kept[i][0]
             i += 1
             n += 1
-        while j < g.n:
+        while j < n_ranked:
             out.moves[n] = ranked[j].move[0]
             j += 1
             n += 1
+        return True
+
+    cdef int line_state(self, const Side* side, int k, int r, uint8_t* state) noexcept nogil:
+        """What the plays of line ``r`` of direction ``k`` depend on, as bytes (their number,
+        a multiple of 8, returned): the line, the rack's tiles, and the line's tiles, their
+        values (0 for a blank), cross-checks, cross words' values and anchors."""
+        cdef const Dir* d = &self.dirs[k]
+        cdef int L = d.length, i, size
+        state[0] = <uint8_t>k
+        state[1] = <uint8_t>r
+        state[2] = <uint8_t>side.blanks
+        for i in range(self.n_letters):
+            state[3 + i] = <uint8_t>side.counts[i]
+        size = (3 + self.n_letters + 7) & ~7
+        memset(&state[3 + self.n_letters], 0, size - 3 - self.n_letters)
+        memcpy(&state[size], &d.allowed[r * L], L * sizeof(uint64_t))
+        size += L * sizeof(uint64_t)
+        memcpy(&state[size], &d.tile[r * L], L * sizeof(int))
+        size += L * sizeof(int)
+        memcpy(&state[size], &d.tile_value[r * L], L * sizeof(int))
+        size += L * sizeof(int)
+        memcpy(&state[size], &d.cross_value[r * L], L * sizeof(int))
+        size += L * sizeof(int)
+        memcpy(&state[size], &d.anchor[r * L], L)
+        size += L
+        i = (size + 7) & ~7
+        memset(&state[size], 0, i - size)
+        return i
+
+    cdef LinePlays* find_line(self, const uint8_t* state, int size, uint64_t h) noexcept nogil:
+        """The kept plays of the line whose state is ``state``, or NULL."""
+        cdef int64_t i = <int64_t>(h & <uint64_t>self.lines_mask)
+        cdef LinePlays* entry
+        while self.lines[i] != NULL:
+            entry = self.lines[i]
+            if (entry.hash == h and entry.size == size
+                    and memcmp(<uint8_t*>entry + sizeof(LinePlays), state, size) == 0):
+                return entry
+            i = (i + 1) & self.lines_mask
+        return NULL
+
+    cdef bint keep_line(self, const Side* side, int k, int r, const Gen* g) noexcept nogil:
+        """Keep the plays just generated (``g.out``, as EMoves in ``scratch``) of line ``r`` of
+        direction ``k``; False if out of memory."""
+        cdef uint8_t state[LINE_STATE]
+        cdef int size = self.line_state(side, k, r, state)
+        cdef uint64_t h = line_hash(state, size)
+        cdef int64_t i, n = 0, line = k * MAX_SIDE + r, j
+        cdef LinePlays* entry
+        cdef LinePlays** table
+        cdef EMove* moves
+        for i in range(g.n):
+            if line_index(&g.out[i]) == line:
+                n += 1
+        entry = <LinePlays*>malloc(sizeof(LinePlays) + size + n * sizeof(EMove))
+        if entry == NULL:
+            return False
+        entry.hash = h
+        entry.size = size
+        entry.n = <int32_t>n
+        memcpy(<uint8_t*>entry + sizeof(LinePlays), state, size)
+        moves = line_moves(entry)
+        n = 0
+        for i in range(g.n):
+            if line_index(&g.out[i]) == line:
+                moves[n] = self.scratch[i]
+                n += 1
+        if 2 * (self.lines_used + 1) > self.lines_mask + 1:
+            table = <LinePlays**>calloc(2 * (self.lines_mask + 1), sizeof(LinePlays*))
+            if table == NULL:
+                free(entry)
+                return False
+            for i in range(self.lines_mask + 1):
+                if self.lines[i] != NULL:
+                    j = <int64_t>(self.lines[i].hash & <uint64_t>(2 * self.lines_mask + 1))
+                    while table[j] != NULL:
+                        j = (j + 1) & (2 * self.lines_mask + 1)
+                    table[j] = self.lines[i]
+            free(self.lines)
+            self.lines = table
+            self.lines_mask = 2 * self.lines_mask + 1
+        i = <int64_t>(h & <uint64_t>self.lines_mask)
+        while self.lines[i] != NULL:
+            i = (i + 1) & self.lines_mask
+        self.lines[i] = entry
+        self.lines_used += 1
+        self.line_bytes += sizeof(LinePlays) + size + n * sizeof(EMove)
         return True
 
     cdef bint root_plays(self, int me) noexcept nogil:
