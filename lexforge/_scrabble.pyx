@@ -1218,13 +1218,10 @@ cdef struct Ranked:  # a play being ordered for the search: its order, its key, 
     const EMove* move
 
 
-cdef enum:
-    LINE_STATE = 640  # bytes enough for a line's state (see EndgameSearch.line_state)
-
-
-cdef struct LinePlays:  # the plays of one line for one rack, kept: a header, then the line's
-    uint64_t hash       # state (``size`` bytes), then its ``n`` plays (see line_state)
-    int32_t size, n
+cdef struct LinePlays:  # the plays of one line for one rack, kept: this header, then what
+    uint64_t hash       # they depend on (``size`` bytes: see EndgameSearch.find_line), then
+    int32_t size, n     # the ``n`` plays
+    int32_t line, blanks  # direction * MAX_SIDE + line; the rack's blanks
 
 
 cdef struct MoveSet:  # the plays of one rack on one board, in search order
@@ -1278,15 +1275,22 @@ cdef inline int32_t search_order(const EMove* move, const Side* side) noexcept n
     return base_order(move) + (PLAYOUT_FIRST if move.count == side.tiles else 0)
 
 
-cdef inline uint64_t line_hash(const uint8_t* state, int size) noexcept nogil:
-    """A hash of a line's state (``size`` a multiple of 8)."""
-    cdef uint64_t h = <uint64_t>size, word
-    cdef int i
-    for i in range(0, size, 8):
-        memcpy(&word, &state[i], 8)
+cdef inline uint64_t hash_words(uint64_t h, const void* data, int size) noexcept nogil:
+    """``h`` updated with ``size`` bytes of ``data`` (a multiple of 4)."""
+    cdef const uint8_t* bytes = <const uint8_t*>data
+    cdef uint64_t word
+    cdef uint32_t half
+    cdef int i = 0
+    while i + 8 <= size:
+        memcpy(&word, &bytes[i], 8)
         h = (h ^ word) * 0x9E3779B97F4A7C15ULL
         h ^= h >> 32
-    return mix(h)
+        i += 8
+    if i < size:
+        memcpy(&half, &bytes[i], 4)
+        h = (h ^ half) * 0x9E3779B97F4A7C15ULL
+        h ^= h >> 32
+    return h
 
 
 cdef inline EMove* line_moves(LinePlays* entry) noexcept nogil:
@@ -1385,9 +1389,11 @@ cdef class EndgameSearch:
     cdef uint64_t* root_letters[2]  # the letters each takes (a blank not counted)
     cdef int64_t root_n[2]
     # The plays of each line (row or column) generated so far, by the line's state and the
-    # rack (see line_state): an open-addressing table, lines_mask + 1 slots, half full at most.
+    # rack (see find_line): an open-addressing table, lines_mask + 1 slots, half full at most.
     cdef LinePlays** lines
     cdef int64_t lines_mask, lines_used, line_bytes, max_line_bytes
+    cdef uint64_t line_key[2 * MAX_SIDE]  # per line, a hash of what its plays depend on…
+    cdef uint8_t line_key_ok[2 * MAX_SIDE]  # …when it is up to date (see update_dirs)
     cdef const EMove** kept  # the root plays a position keeps (room for twice the most)
     cdef int64_t kept_cap
     cdef bint root_ready[2]
@@ -1784,6 +1790,7 @@ cdef class EndgameSearch:
                          self.n_letters, self.start, empty)
             memcpy(self.filled, self.tiles, sizeof(self.filled))
             memcpy(self.filled_blank, self.blank, sizeof(self.filled_blank))
+            memset(self.line_key_ok, 0, sizeof(self.line_key_ok))
             self.filled_ok = True
             self.filled_empty = empty
             return
@@ -1802,6 +1809,7 @@ cdef class EndgameSearch:
                 self.filled[s] = self.tiles[s]
                 self.filled_blank[s] = self.blank[s]
                 row, col = s // self.cols, s % self.cols
+                self.line_key_ok[row] = self.line_key_ok[MAX_SIDE + col] = 0
                 for k in range(2):
                     d = &self.dirs[k]
                     i = (row * d.length + col) if k == 0 else (col * d.length + row)
@@ -1829,6 +1837,7 @@ cdef class EndgameSearch:
                     m = refresh_list(&self.dirs[1], col, row, squares, m, self.seen[1], self.stamp)
             d = &self.dirs[k]
             for j in range(m):
+                self.line_key_ok[k * MAX_SIDE + squares[j] // d.length] = 0
                 fill_square(d, squares[j] // d.length, squares[j] % d.length, nodes, n_nodes,
                             self.n_letters, False, False, self.crosses)
 
@@ -1907,8 +1916,6 @@ cdef class EndgameSearch:
         cdef int64_t j, m, p, n_found, n_ranked
         cdef int32_t order
         cdef uint64_t have = 0
-        cdef int size
-        cdef uint8_t state[LINE_STATE]
         cdef LinePlays* found[2 * MAX_SIDE]
         self.update_dirs(empty)
         if self.empty_root:  # no root plays to keep: every line is generated
@@ -1945,8 +1952,7 @@ cdef class EndgameSearch:
                 found[k * MAX_SIDE + r] = NULL
                 missed[k * MAX_SIDE + r] = dirty[k * MAX_SIDE + r]
                 if dirty[k * MAX_SIDE + r]:
-                    size = self.line_state(side, k, r, state)
-                    found[k * MAX_SIDE + r] = self.find_line(state, size, line_hash(state, size))
+                    found[k * MAX_SIDE + r] = self.find_line(side, k, r)
                     if found[k * MAX_SIDE + r] != NULL:
                         missed[k * MAX_SIDE + r] = 0
                         n_found += found[k * MAX_SIDE + r].n
@@ -2038,41 +2044,45 @@ cdef class EndgameSearch:
             n += 1
         return True
 
-    cdef int line_state(self, const Side* side, int k, int r, uint8_t* state) noexcept nogil:
-        """What the plays of line ``r`` of direction ``k`` depend on, as bytes (their number,
-        a multiple of 8, returned): the line, the rack's tiles, and the line's tiles, their
-        values (0 for a blank), cross-checks, cross words' values and anchors."""
+    cdef uint64_t line_hash(self, const Side* side, int k, int r) noexcept nogil:
+        """A hash of what the plays of line ``r`` of direction ``k`` depend on for the rack
+        ``side``: the line, the rack's tiles, and the line's tiles, their values (0 for a
+        blank), cross-checks, cross words' values and anchors (kept per line while it holds)."""
         cdef const Dir* d = &self.dirs[k]
-        cdef int L = d.length, i, size
-        state[0] = <uint8_t>k
-        state[1] = <uint8_t>r
-        state[2] = <uint8_t>side.blanks
-        for i in range(self.n_letters):
-            state[3 + i] = <uint8_t>side.counts[i]
-        size = (3 + self.n_letters + 7) & ~7
-        memset(&state[3 + self.n_letters], 0, size - 3 - self.n_letters)
-        memcpy(&state[size], &d.allowed[r * L], L * sizeof(uint64_t))
-        size += L * sizeof(uint64_t)
-        memcpy(&state[size], &d.tile[r * L], L * sizeof(int))
-        size += L * sizeof(int)
-        memcpy(&state[size], &d.tile_value[r * L], L * sizeof(int))
-        size += L * sizeof(int)
-        memcpy(&state[size], &d.cross_value[r * L], L * sizeof(int))
-        size += L * sizeof(int)
-        memcpy(&state[size], &d.anchor[r * L], L)
-        size += L
-        i = (size + 7) & ~7
-        memset(&state[size], 0, i - size)
-        return i
+        cdef int L = d.length, line = k * MAX_SIDE + r, i
+        cdef uint64_t h
+        if not self.line_key_ok[line]:
+            h = hash_words(mix(<uint64_t>line), &d.allowed[r * L], L * sizeof(uint64_t))
+            h = hash_words(h, &d.tile[r * L], L * sizeof(int))
+            h = hash_words(h, &d.tile_value[r * L], L * sizeof(int))
+            h = hash_words(h, &d.cross_value[r * L], L * sizeof(int))
+            for i in range(L):
+                h = (h ^ d.anchor[r * L + i]) * 0x100000001B3ULL
+            self.line_key[line] = h
+            self.line_key_ok[line] = True
+        return mix(self.line_key[line] ^ side.hash)
 
-    cdef LinePlays* find_line(self, const uint8_t* state, int size, uint64_t h) noexcept nogil:
-        """The kept plays of the line whose state is ``state``, or NULL."""
+    cdef LinePlays* find_line(self, const Side* side, int k, int r) noexcept nogil:
+        """The kept plays of line ``r`` of direction ``k`` for the rack ``side``, or NULL.
+        An entry holds, after its header, the rack's counts, then the line's cross-checks,
+        tiles, tile values, cross words' values and anchors as ``dirs`` holds them."""
+        cdef const Dir* d = &self.dirs[k]
+        cdef int L = d.length, line = k * MAX_SIDE + r, at
+        cdef uint64_t h = self.line_hash(side, k, r)
         cdef int64_t i = <int64_t>(h & <uint64_t>self.lines_mask)
         cdef LinePlays* entry
+        cdef const uint8_t* state
         while self.lines[i] != NULL:
             entry = self.lines[i]
-            if (entry.hash == h and entry.size == size
-                    and memcmp(<uint8_t*>entry + sizeof(LinePlays), state, size) == 0):
+            state = <const uint8_t*>entry + sizeof(LinePlays)
+            at = (self.n_letters * sizeof(int) + 7) & ~7
+            if (entry.hash == h and entry.line == line and entry.blanks == side.blanks
+                    and memcmp(state, side.counts, self.n_letters * sizeof(int)) == 0
+                    and memcmp(&state[at], &d.allowed[r * L], L * sizeof(uint64_t)) == 0
+                    and memcmp(&state[at + 8 * L], &d.tile[r * L], L * sizeof(int)) == 0
+                    and memcmp(&state[at + 12 * L], &d.tile_value[r * L], L * sizeof(int)) == 0
+                    and memcmp(&state[at + 16 * L], &d.cross_value[r * L], L * sizeof(int)) == 0
+                    and memcmp(&state[at + 20 * L], &d.anchor[r * L], L) == 0):
                 return entry
             i = (i + 1) & self.lines_mask
         return NULL
@@ -2080,23 +2090,32 @@ cdef class EndgameSearch:
     cdef bint keep_line(self, const Side* side, int k, int r, const Gen* g) noexcept nogil:
         """Keep the plays just generated (``g.out``, as EMoves in ``scratch``) of line ``r`` of
         direction ``k``; False if out of memory."""
-        cdef uint8_t state[LINE_STATE]
-        cdef int size = self.line_state(side, k, r, state)
-        cdef uint64_t h = line_hash(state, size)
+        cdef const Dir* d = &self.dirs[k]
+        cdef int L = d.length, at = (self.n_letters * sizeof(int) + 7) & ~7
+        cdef int size = (at + 20 * L + L + 7) & ~7
         cdef int64_t i, n = 0, line = k * MAX_SIDE + r, j
         cdef LinePlays* entry
         cdef LinePlays** table
         cdef EMove* moves
+        cdef uint8_t* state
         for i in range(g.n):
             if line_index(&g.out[i]) == line:
                 n += 1
-        entry = <LinePlays*>malloc(sizeof(LinePlays) + size + n * sizeof(EMove))
+        entry = <LinePlays*>calloc(1, sizeof(LinePlays) + size + n * sizeof(EMove))
         if entry == NULL:
             return False
-        entry.hash = h
+        entry.hash = self.line_hash(side, k, r)
         entry.size = size
         entry.n = <int32_t>n
-        memcpy(<uint8_t*>entry + sizeof(LinePlays), state, size)
+        entry.line = <int32_t>line
+        entry.blanks = side.blanks
+        state = <uint8_t*>entry + sizeof(LinePlays)
+        memcpy(state, side.counts, self.n_letters * sizeof(int))
+        memcpy(&state[at], &d.allowed[r * L], L * sizeof(uint64_t))
+        memcpy(&state[at + 8 * L], &d.tile[r * L], L * sizeof(int))
+        memcpy(&state[at + 12 * L], &d.tile_value[r * L], L * sizeof(int))
+        memcpy(&state[at + 16 * L], &d.cross_value[r * L], L * sizeof(int))
+        memcpy(&state[at + 20 * L], &d.anchor[r * L], L)
         moves = line_moves(entry)
         n = 0
         for i in range(g.n):
@@ -2117,7 +2136,7 @@ cdef class EndgameSearch:
             free(self.lines)
             self.lines = table
             self.lines_mask = 2 * self.lines_mask + 1
-        i = <int64_t>(h & <uint64_t>self.lines_mask)
+        i = <int64_t>(entry.hash & <uint64_t>self.lines_mask)
         while self.lines[i] != NULL:
             i = (i + 1) & self.lines_mask
         self.lines[i] = entry
