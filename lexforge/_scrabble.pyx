@@ -1401,6 +1401,9 @@ cdef class EndgameSearch:
     cdef Ranked* ranked  # the scratch's plays as they are ordered, then room to merge them
     cdef int64_t scratch_cap, ranked_cap
     cdef Anchor* anchors  # the generator's anchors
+    cdef Rec* gen_out  # the generator's buffers, kept from one run to the next
+    cdef Left* gen_lefts
+    cdef Py_ssize_t gen_cap, gen_lefts_cap
     cdef double deadline
     cdef bint aborted
 
@@ -1521,6 +1524,8 @@ cdef class EndgameSearch:
         free(self.ranked)
         free(self.anchors)
         free(self.crosses)
+        free(self.gen_out)
+        free(self.gen_lefts)
 
     cdef void clear_sets(self) noexcept nogil:
         cdef int64_t i
@@ -1965,7 +1970,6 @@ cdef class EndgameSearch:
             self.ranked = <Ranked*>malloc(2 * (g.n + n_found + 1) * sizeof(Ranked))
             if self.scratch == NULL or self.ranked == NULL:
                 self.scratch_cap = self.ranked_cap = 0
-                free(g.out)
                 return False
             self.scratch_cap = g.n + 1
             self.ranked_cap = 2 * (g.n + n_found + 1)
@@ -1975,14 +1979,12 @@ cdef class EndgameSearch:
             for k in range(2):
                 for r in range(self.dirs[k].lines):
                     if missed[k * MAX_SIDE + r] and not self.keep_line(side, k, r, &g):
-                        free(g.out)
                         return False
         # The generated and the kept plays in search order.
         ranked = self.ranked
         for i in range(g.n):
             ranked[i].move = &self.scratch[i]
         n = g.n
-        free(g.out)
         for k in range(2):
             for r in range(self.dirs[k].lines):
                 if found[k * MAX_SIDE + r] != NULL:
@@ -2170,7 +2172,6 @@ cdef class EndgameSearch:
         if (moves == NULL or ranked == NULL or self.root_moves[me] == NULL
                 or self.root_line[me] == NULL or self.root_letters[me] == NULL
                 or self.kept_cap < 2 * (g.n + 1)):
-            free(g.out)
             free(moves)
             free(ranked)
             return False
@@ -2189,7 +2190,6 @@ cdef class EndgameSearch:
                 if self.root_moves[me][i].code[k] < BLANK_CODE:
                     self.root_letters[me][i] |= (<uint64_t>1) << self.root_moves[me][i].code[k]
         self.root_n[me] = g.n
-        free(g.out)
         free(moves)
         free(ranked)
         self.root_ready[me] = True
@@ -2199,8 +2199,8 @@ cdef class EndgameSearch:
         self, Dir* dirs, const Side* side, const uint8_t* lines, Gen* g
     ) noexcept nogil:
         """lexforge.scrabble's generator over ``dirs`` for ``side``'s rack, on the anchors of
-        the lines flagged in ``lines`` (index direction * MAX_SIDE + line): ``g.out[:g.n]``,
-        for the caller to free. False (nothing to free) if out of memory."""
+        the lines flagged in ``lines`` (index direction * MAX_SIDE + line): ``g.out[:g.n]``
+        (the search's buffers, valid until the next run). False if out of memory."""
         cdef int i, k, r, c
         cdef int n_anchors = 0
         cdef Anchor* anchors = self.anchors
@@ -2215,6 +2215,8 @@ cdef class EndgameSearch:
                         anchors[n_anchors].col = c
                         n_anchors += 1
         memset(g, 0, sizeof(Gen))
+        if n_anchors == 0:
+            return True
         memcpy(g.values, self.values, sizeof(g.values))
         for i in range(self.n_letters):
             g.counts[i] = side.counts[i]
@@ -2233,21 +2235,22 @@ cdef class EndgameSearch:
         g.rack_size = self.rack_size
         g.bingo = self.bingo
         g.lefts_depth = -1
-        g.cap = 256
-        g.out = <Rec*>malloc(g.cap * sizeof(Rec))
+        g.lefts, g.lefts_cap = self.gen_lefts, self.gen_lefts_cap
+        g.out, g.cap = self.gen_out, self.gen_cap
         if g.out == NULL:
-            return False
+            g.out = <Rec*>malloc(256 * sizeof(Rec))
+            if g.out == NULL:
+                return False
+            g.cap = 256
         for i in range(n_anchors):
             if g.failed:
                 break
             g.across = anchors[i].across
             g.dir = &dirs[0 if g.across else 1]
             search_anchor(g, anchors[i].line, anchors[i].col, side.tiles, NULL)
-        free(g.lefts)
-        if g.failed:
-            free(g.out)
-            return False
-        return True
+        self.gen_lefts, self.gen_lefts_cap = g.lefts, g.lefts_cap
+        self.gen_out, self.gen_cap = g.out, g.cap
+        return not g.failed
 
     def line(self, int scoreless):
         """The best line, read from the table's best turns: per turn, None for a pass, else
