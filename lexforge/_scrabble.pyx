@@ -1219,9 +1219,20 @@ cdef struct Ranked:  # a play being ordered for the search: its order, its key, 
 
 
 cdef struct LinePlays:  # the plays of one line for one rack, kept: this header, then what
-    uint64_t hash       # they depend on (``size`` bytes: see EndgameSearch.find_line), then
-    int32_t size, n     # the ``n`` plays
-    int32_t line, blanks  # direction * MAX_SIDE + line; the rack's blanks
+    int32_t size, n     # they depend on (``size`` bytes: see EndgameSearch.find_line), then
+    int32_t line, blanks  # the ``n`` plays; direction * MAX_SIDE + line; the rack's blanks
+
+
+cdef struct RackFit:  # the root plays whose tiles a rack holds: indices in root order
+    uint64_t hash  # the rack's (Side.hash)
+    int32_t* plays  # NULL: an unused slot
+    int32_t n, blanks
+    uint8_t counts[64]  # the rack's tiles per letter
+
+
+cdef struct LineSlot:  # a slot of the table of kept lines: the entry's hash beside it, so
+    uint64_t hash       # that a probe reads the entries of other hashes no further
+    LinePlays* entry  # NULL: an empty slot
 
 
 cdef struct MoveSet:  # the plays of one rack on one board, in search order
@@ -1390,11 +1401,13 @@ cdef class EndgameSearch:
     cdef int64_t root_n[2]
     # The plays of each line (row or column) generated so far, by the line's state and the
     # rack (see find_line): an open-addressing table, lines_mask + 1 slots, half full at most.
-    cdef LinePlays** lines
+    cdef LineSlot* lines
     cdef int64_t lines_mask, lines_used, line_bytes, max_line_bytes
     cdef uint64_t line_key[2 * MAX_SIDE]  # per line, a hash of what its plays depend on…
     cdef uint8_t line_key_ok[2 * MAX_SIDE]  # …when it is up to date (see update_dirs)
     cdef const EMove** kept  # the root plays a position keeps (room for twice the most)
+    cdef RackFit* fits[2]  # per side, by rack: an open-addressing table, half full at most
+    cdef int64_t fits_mask[2], fits_used[2]
     cdef int64_t kept_cap
     cdef bint root_ready[2]
     cdef EMove* scratch  # a position's plays from the generator, before they are kept
@@ -1490,7 +1503,7 @@ cdef class EndgameSearch:
         self.table_mask = (1 << 16) - 1
         self.table = <Entry*>malloc((self.table_mask + 1) * sizeof(Entry))
         self.lines_mask = (1 << 12) - 1
-        self.lines = <LinePlays**>calloc(self.lines_mask + 1, sizeof(LinePlays*))
+        self.lines = <LineSlot*>calloc(self.lines_mask + 1, sizeof(LineSlot))
         if self.lines == NULL:
             raise MemoryError()
         self.max_line_bytes = max_set_bytes // 4
@@ -1509,13 +1522,17 @@ cdef class EndgameSearch:
         self.clear_sets()
         if self.lines != NULL:
             for i in range(self.lines_mask + 1):
-                free(self.lines[i])
+                free(self.lines[i].entry)
             free(self.lines)
         free(self.sets)
         free(self.table)
         free(self.dirs)
         free(self.root_dirs)
         for k in range(2):
+            if self.fits[k] != NULL:
+                for i in range(self.fits_mask[k] + 1):
+                    free(self.fits[k][i].plays)
+                free(self.fits[k])
             free(self.root_moves[k])
             free(self.root_line[k])
             free(self.root_letters[k])
@@ -1920,7 +1937,7 @@ cdef class EndgameSearch:
         cdef Ranked* ranked
         cdef int64_t j, m, p, n_found, n_ranked
         cdef int32_t order
-        cdef uint64_t have = 0
+        cdef RackFit* fit
         cdef LinePlays* found[2 * MAX_SIDE]
         self.update_dirs(empty)
         if self.empty_root:  # no root plays to keep: every line is generated
@@ -2002,13 +2019,13 @@ cdef class EndgameSearch:
         # for the play-outs' raise; the play-outs (a few) are moved to the front.
         m = p = 0
         if not self.empty_root:
-            for i in range(self.n_letters):
-                if side.counts[i] > 0:
-                    have |= (<uint64_t>1) << i
+            fit = self.rack_fit(me, side)
+            if fit == NULL:
+                return False
             root = self.root_moves[me]
-            for i in range(self.root_n[me]):
-                if (not dirty[self.root_line[me][i]] and self.root_letters[me][i] & ~have == 0
-                        and fits(&root[i], side)):
+            for j in range(fit.n):
+                i = fit.plays[j]
+                if not dirty[self.root_line[me][i]]:
                     if root[i].count == side.tiles:
                         self.kept[self.root_n[me] + p] = &root[i]
                         p += 1
@@ -2046,6 +2063,57 @@ cdef class EndgameSearch:
             n += 1
         return True
 
+    cdef RackFit* rack_fit(self, int me, const Side* side) noexcept nogil:
+        """The root plays of ``me`` whose tiles the rack ``side`` holds, found once per rack;
+        NULL if out of memory."""
+        cdef RackFit* table = self.fits[me]
+        cdef RackFit* slot
+        cdef int64_t i, j, size
+        cdef uint8_t counts[64]
+        cdef uint64_t have = 0
+        memset(counts, 0, sizeof(counts))
+        for i in range(self.n_letters):
+            counts[i] = <uint8_t>side.counts[i]
+            if side.counts[i] > 0:
+                have |= (<uint64_t>1) << i
+        if table == NULL or 2 * (self.fits_used[me] + 1) > self.fits_mask[me] + 1:
+            size = 64 if table == NULL else 2 * (self.fits_mask[me] + 1)
+            table = <RackFit*>calloc(size, sizeof(RackFit))
+            if table == NULL:
+                return NULL
+            if self.fits[me] != NULL:
+                for i in range(self.fits_mask[me] + 1):
+                    if self.fits[me][i].plays != NULL:
+                        j = <int64_t>(self.fits[me][i].hash & <uint64_t>(size - 1))
+                        while table[j].plays != NULL:
+                            j = (j + 1) & (size - 1)
+                        table[j] = self.fits[me][i]
+                free(self.fits[me])
+            self.fits[me] = table
+            self.fits_mask[me] = size - 1
+        i = <int64_t>(side.hash & <uint64_t>self.fits_mask[me])
+        while table[i].plays != NULL:
+            slot = &table[i]
+            if (slot.hash == side.hash and slot.blanks == side.blanks
+                    and memcmp(slot.counts, counts, sizeof(counts)) == 0):
+                return slot
+            i = (i + 1) & self.fits_mask[me]
+        slot = &table[i]
+        slot.plays = <int32_t*>malloc((self.root_n[me] + 1) * sizeof(int32_t))
+        if slot.plays == NULL:
+            return NULL
+        slot.hash = side.hash
+        slot.blanks = side.blanks
+        memcpy(slot.counts, counts, sizeof(counts))
+        slot.n = 0
+        for j in range(self.root_n[me]):
+            if (self.root_letters[me][j] & ~have == 0
+                    and fits(&self.root_moves[me][j], side)):
+                slot.plays[slot.n] = <int32_t>j
+                slot.n += 1
+        self.fits_used[me] += 1
+        return slot
+
     cdef uint64_t line_hash(self, const Side* side, int k, int r) noexcept nogil:
         """A hash of what the plays of line ``r`` of direction ``k`` depend on for the rack
         ``side``: the line, the rack's tiles, and the line's tiles, their values (0 for a
@@ -2074,11 +2142,14 @@ cdef class EndgameSearch:
         cdef int64_t i = <int64_t>(h & <uint64_t>self.lines_mask)
         cdef LinePlays* entry
         cdef const uint8_t* state
-        while self.lines[i] != NULL:
-            entry = self.lines[i]
+        while self.lines[i].entry != NULL:
+            if self.lines[i].hash != h:
+                i = (i + 1) & self.lines_mask
+                continue
+            entry = self.lines[i].entry
             state = <const uint8_t*>entry + sizeof(LinePlays)
             at = (self.n_letters * sizeof(int) + 7) & ~7
-            if (entry.hash == h and entry.line == line and entry.blanks == side.blanks
+            if (entry.line == line and entry.blanks == side.blanks
                     and memcmp(state, side.counts, self.n_letters * sizeof(int)) == 0
                     and memcmp(&state[at], &d.allowed[r * L], L * sizeof(uint64_t)) == 0
                     and memcmp(&state[at + 8 * L], &d.tile[r * L], L * sizeof(int)) == 0
@@ -2097,7 +2168,8 @@ cdef class EndgameSearch:
         cdef int size = (at + 20 * L + L + 7) & ~7
         cdef int64_t i, n = 0, line = k * MAX_SIDE + r, j
         cdef LinePlays* entry
-        cdef LinePlays** table
+        cdef LineSlot* table
+        cdef uint64_t h
         cdef EMove* moves
         cdef uint8_t* state
         for i in range(g.n):
@@ -2106,7 +2178,6 @@ cdef class EndgameSearch:
         entry = <LinePlays*>calloc(1, sizeof(LinePlays) + size + n * sizeof(EMove))
         if entry == NULL:
             return False
-        entry.hash = self.line_hash(side, k, r)
         entry.size = size
         entry.n = <int32_t>n
         entry.line = <int32_t>line
@@ -2125,23 +2196,25 @@ cdef class EndgameSearch:
                 moves[n] = self.scratch[i]
                 n += 1
         if 2 * (self.lines_used + 1) > self.lines_mask + 1:
-            table = <LinePlays**>calloc(2 * (self.lines_mask + 1), sizeof(LinePlays*))
+            table = <LineSlot*>calloc(2 * (self.lines_mask + 1), sizeof(LineSlot))
             if table == NULL:
                 free(entry)
                 return False
             for i in range(self.lines_mask + 1):
-                if self.lines[i] != NULL:
+                if self.lines[i].entry != NULL:
                     j = <int64_t>(self.lines[i].hash & <uint64_t>(2 * self.lines_mask + 1))
-                    while table[j] != NULL:
+                    while table[j].entry != NULL:
                         j = (j + 1) & (2 * self.lines_mask + 1)
                     table[j] = self.lines[i]
             free(self.lines)
             self.lines = table
             self.lines_mask = 2 * self.lines_mask + 1
-        i = <int64_t>(entry.hash & <uint64_t>self.lines_mask)
-        while self.lines[i] != NULL:
+        h = self.line_hash(side, k, r)
+        i = <int64_t>(h & <uint64_t>self.lines_mask)
+        while self.lines[i].entry != NULL:
             i = (i + 1) & self.lines_mask
-        self.lines[i] = entry
+        self.lines[i].hash = h
+        self.lines[i].entry = entry
         self.lines_used += 1
         self.line_bytes += sizeof(LinePlays) + size + n * sizeof(EMove)
         return True
