@@ -1309,10 +1309,55 @@ cdef inline EMove* line_moves(LinePlays* entry) noexcept nogil:
     return <EMove*>(<uint8_t*>entry + sizeof(LinePlays) + entry.size)
 
 
+cdef void merge_two(const Ranked* src, Ranked* dst, Py_ssize_t left, Py_ssize_t mid,
+                    Py_ssize_t end) noexcept nogil:
+    """Merge the sorted ``src[left:mid]`` and ``src[mid:end]`` into ``dst[left:end]``, stably."""
+    cdef Py_ssize_t right = mid, k = left
+    while left < mid and right < end:
+        if ranked_before(&src[right], &src[left]):
+            dst[k] = src[right]
+            right += 1
+        else:
+            dst[k] = src[left]
+            left += 1
+        k += 1
+    if left < mid:
+        memcpy(&dst[k], &src[left], (mid - left) * sizeof(Ranked))
+    if right < end:
+        memcpy(&dst[k], &src[right], (end - right) * sizeof(Ranked))
+
+
+cdef void merge_runs(Ranked* a, Ranked* tmp, Py_ssize_t* starts, Py_ssize_t n_runs) noexcept nogil:
+    """Sort ``a`` whose runs ``a[starts[i]:starts[i + 1]]`` (i < n_runs) are each sorted in
+    search order, by merging them pairwise, stably (``tmp``: room for as many; ``starts``
+    overwritten)."""
+    cdef Ranked* src = a
+    cdef Ranked* dst = tmp
+    cdef Ranked* swap
+    cdef Py_ssize_t r, out
+    while n_runs > 1:
+        out = 0
+        for r in range(0, n_runs, 2):
+            if r + 1 == n_runs:
+                memcpy(&dst[starts[r]], &src[starts[r]],
+                       (starts[r + 1] - starts[r]) * sizeof(Ranked))
+            else:
+                merge_two(src, dst, starts[r], starts[r + 1], starts[r + 2])
+            starts[out] = starts[r]
+            out += 1
+        starts[out] = starts[n_runs]
+        n_runs = out
+        swap = src
+        src = dst
+        dst = swap
+    if src != a:
+        memcpy(&a[starts[0]], &src[starts[0]], (starts[1] - starts[0]) * sizeof(Ranked))
+
+
 cdef void sort_ranked(Ranked* a, Ranked* tmp, Py_ssize_t n) noexcept nogil:
     """Sort ``a[:n]`` in search order, stably (``tmp``: room for n): insertion sort on runs of
     16, then bottom-up merges (the comparison inline, the items 24 bytes: no qsort callback)."""
-    cdef Py_ssize_t i, j, start, width, mid, end, left, right, k
+    cdef Py_ssize_t i, j, start, end, width = 16
     cdef Ranked v
     cdef Ranked* src = a
     cdef Ranked* dst = tmp
@@ -1328,29 +1373,11 @@ cdef void sort_ranked(Ranked* a, Ranked* tmp, Py_ssize_t n) noexcept nogil:
                 j -= 1
             a[j] = v
         start = end
-    width = 16
     while width < n:
         start = 0
         while start < n:
-            mid = min(start + width, n)
             end = min(start + 2 * width, n)
-            left, right, k = start, mid, start
-            while left < mid and right < end:
-                if ranked_before(&src[right], &src[left]):
-                    dst[k] = src[right]
-                    right += 1
-                else:
-                    dst[k] = src[left]
-                    left += 1
-                k += 1
-            while left < mid:
-                dst[k] = src[left]
-                left += 1
-                k += 1
-            while right < end:
-                dst[k] = src[right]
-                right += 1
-                k += 1
+            merge_two(src, dst, start, min(start + width, n), end)
             start = end
         swap = src
         src = dst
@@ -1939,6 +1966,8 @@ cdef class EndgameSearch:
         cdef int32_t order
         cdef RackFit* fit
         cdef LinePlays* found[2 * MAX_SIDE]
+        cdef Py_ssize_t starts[2 * MAX_SIDE + 2]
+        cdef Py_ssize_t n_runs
         self.update_dirs(empty)
         if self.empty_root:  # no root plays to keep: every line is generated
             memset(dirty, 1, sizeof(dirty))
@@ -1997,22 +2026,30 @@ cdef class EndgameSearch:
                 for r in range(self.dirs[k].lines):
                     if missed[k * MAX_SIDE + r] and not self.keep_line(side, k, r, &g):
                         return False
-        # The generated and the kept plays in search order.
+        # The generated plays in search order, then each kept line's (kept in that order):
+        # sorted runs, merged.
         ranked = self.ranked
         for i in range(g.n):
             ranked[i].move = &self.scratch[i]
+            ranked[i].key = self.scratch[i].key
+            ranked[i].order = search_order(&self.scratch[i], side)
+        sort_ranked(ranked, &ranked[g.n], g.n)
         n = g.n
+        starts[0] = 0
+        n_runs = 1
         for k in range(2):
             for r in range(self.dirs[k].lines):
-                if found[k * MAX_SIDE + r] != NULL:
+                if found[k * MAX_SIDE + r] != NULL and found[k * MAX_SIDE + r].n:
+                    starts[n_runs] = n
+                    n_runs += 1
                     root = line_moves(found[k * MAX_SIDE + r])
                     for i in range(found[k * MAX_SIDE + r].n):
                         ranked[n].move = &root[i]
+                        ranked[n].key = root[i].key
+                        ranked[n].order = search_order(&root[i], side)
                         n += 1
-        for i in range(n):
-            ranked[i].key = ranked[i].move.key
-            ranked[i].order = search_order(ranked[i].move, side)
-        sort_ranked(ranked, &ranked[n], n)
+        starts[n_runs] = n
+        merge_runs(ranked, &ranked[n], starts, n_runs)
         n_ranked = n
         # The root plays of the unchanged lines that the rack still holds, in search order:
         # root_plays ranked them by score plus 3 points a tile, which is the search order but
@@ -2162,7 +2199,7 @@ cdef class EndgameSearch:
 
     cdef bint keep_line(self, const Side* side, int k, int r, const Gen* g) noexcept nogil:
         """Keep the plays just generated (``g.out``, as EMoves in ``scratch``) of line ``r`` of
-        direction ``k``; False if out of memory."""
+        direction ``k``, in search order; False if out of memory."""
         cdef const Dir* d = &self.dirs[k]
         cdef int L = d.length, at = (self.n_letters * sizeof(int) + 7) & ~7
         cdef int size = (at + 20 * L + L + 7) & ~7
@@ -2191,10 +2228,15 @@ cdef class EndgameSearch:
         memcpy(&state[at + 20 * L], &d.anchor[r * L], L)
         moves = line_moves(entry)
         n = 0
-        for i in range(g.n):
+        for i in range(g.n):  # in search order (``ranked`` is free until generate merges)
             if line_index(&g.out[i]) == line:
-                moves[n] = self.scratch[i]
+                self.ranked[n].move = &self.scratch[i]
+                self.ranked[n].key = self.scratch[i].key
+                self.ranked[n].order = search_order(&self.scratch[i], side)
                 n += 1
+        sort_ranked(self.ranked, &self.ranked[n], n)
+        for i in range(n):
+            moves[i] = self.ranked[i].move[0]
         if 2 * (self.lines_used + 1) > self.lines_mask + 1:
             table = <LineSlot*>calloc(2 * (self.lines_mask + 1), sizeof(LineSlot))
             if table == NULL:
