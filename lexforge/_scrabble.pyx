@@ -1286,24 +1286,6 @@ cdef inline int32_t search_order(const EMove* move, const Side* side) noexcept n
     return base_order(move) + (PLAYOUT_FIRST if move.count == side.tiles else 0)
 
 
-cdef inline uint64_t hash_words(uint64_t h, const void* data, int size) noexcept nogil:
-    """``h`` updated with ``size`` bytes of ``data`` (a multiple of 4)."""
-    cdef const uint8_t* bytes = <const uint8_t*>data
-    cdef uint64_t word
-    cdef uint32_t half
-    cdef int i = 0
-    while i + 8 <= size:
-        memcpy(&word, &bytes[i], 8)
-        h = (h ^ word) * 0x9E3779B97F4A7C15ULL
-        h ^= h >> 32
-        i += 8
-    if i < size:
-        memcpy(&half, &bytes[i], 4)
-        h = (h ^ half) * 0x9E3779B97F4A7C15ULL
-        h ^= h >> 32
-    return h
-
-
 cdef inline EMove* line_moves(LinePlays* entry) noexcept nogil:
     """The plays kept after the entry's state."""
     return <EMove*>(<uint8_t*>entry + sizeof(LinePlays) + entry.size)
@@ -1430,8 +1412,9 @@ cdef class EndgameSearch:
     # rack (see find_line): an open-addressing table, lines_mask + 1 slots, half full at most.
     cdef LineSlot* lines
     cdef int64_t lines_mask, lines_used, line_bytes, max_line_bytes
-    cdef uint64_t line_key[2 * MAX_SIDE]  # per line, a hash of what its plays depend on…
-    cdef uint8_t line_key_ok[2 * MAX_SIDE]  # …when it is up to date (see update_dirs)
+    cdef uint64_t line_key[2 * MAX_SIDE]  # per line, a hash of what its plays depend on,
+    cdef uint8_t line_dirty[2 * MAX_SIDE]  # whether its plays are not the root plays…
+    cdef uint8_t line_key_ok[2 * MAX_SIDE]  # …when up to date (see refresh_line, update_dirs)
     cdef const EMove** kept  # the root plays a position keeps (room for twice the most)
     cdef RackFit* fits[2]  # per side, by rack: an open-addressing table, half full at most
     cdef int64_t fits_mask[2], fits_used[2]
@@ -1947,19 +1930,20 @@ cdef class EndgameSearch:
         ``search_order``; the play-outs' order by score with the other's rack twice is the
         same, the other's rack being the same for all).
 
-        The plays are generated once per side on the root board and filtered per board: a
-        line (row or column) whose tiles, whose neighbour lines' tiles, and whose squares'
-        cross-checks and anchors are those of the root board has the same plays for every
-        rack, so its plays are the root plays whose tiles the rack (which only shrinks) still
-        holds; lexforge.scrabble's generator runs only on the anchors of the other lines."""
+        A line's plays (row or column) depend on nothing but the rack and the line's tiles,
+        cross-checks, cross words' values and anchors (a neighbour tile shows in the cross
+        word's value). The plays are generated once per side on the root board: a line whose
+        squares are those of the root board has as plays the root plays whose tiles the rack
+        (which only shrinks) still holds (listed once per rack). Another line's plays are
+        kept by its squares and the rack once generated, so lexforge.scrabble's generator
+        runs only on the anchors of the lines not met before with that rack."""
         cdef Side* side = &self.sides[me]
         cdef Gen g
-        cdef int k, r, L, n_lines
+        cdef int k, r
         cdef int64_t i, n
         cdef bint empty = self.empty_root and self.placed == 0
         cdef uint8_t dirty[2 * MAX_SIDE]  # the lines whose plays are not the root plays'…
         cdef uint8_t missed[2 * MAX_SIDE]  # …and those of them generated now
-        cdef uint8_t same_tiles[MAX_SIDE + 2]
         cdef const EMove* root
         cdef Ranked* ranked
         cdef int64_t j, m, p, n_found, n_ranked
@@ -1969,32 +1953,13 @@ cdef class EndgameSearch:
         cdef Py_ssize_t starts[2 * MAX_SIDE + 2]
         cdef Py_ssize_t n_runs
         self.update_dirs(empty)
-        if self.empty_root:  # no root plays to keep: every line is generated
-            memset(dirty, 1, sizeof(dirty))
-        else:
-            if not self.root_ready[me] and not self.root_plays(me):
-                return False
-            for k in range(2):
-                L = self.dirs[k].length
-                n_lines = self.dirs[k].lines
-                same_tiles[0] = same_tiles[n_lines + 1] = 1
-                for r in range(n_lines):
-                    same_tiles[r + 1] = memcmp(
-                        &self.dirs[k].tile[r * L], &self.root_dirs[k].tile[r * L], L * sizeof(int)
-                    ) == 0 and memcmp(
-                        &self.dirs[k].tile_value[r * L], &self.root_dirs[k].tile_value[r * L],
-                        L * sizeof(int)
-                    ) == 0
-                for r in range(n_lines):
-                    dirty[k * MAX_SIDE + r] = not (
-                        same_tiles[r] and same_tiles[r + 1] and same_tiles[r + 2]
-                        and memcmp(&self.dirs[k].allowed[r * L],
-                                   &self.root_dirs[k].allowed[r * L], L * sizeof(uint64_t)) == 0
-                        and memcmp(&self.dirs[k].cross_value[r * L],
-                                   &self.root_dirs[k].cross_value[r * L], L * sizeof(int)) == 0
-                        and memcmp(&self.dirs[k].anchor[r * L],
-                                   &self.root_dirs[k].anchor[r * L], L) == 0
-                    )
+        if not self.empty_root and not self.root_ready[me] and not self.root_plays(me):
+            return False
+        for k in range(2):
+            for r in range(self.dirs[k].lines):
+                if not self.line_key_ok[k * MAX_SIDE + r]:
+                    self.refresh_line(k, r)
+                dirty[k * MAX_SIDE + r] = self.line_dirty[k * MAX_SIDE + r]
         # The other lines' plays: kept from a line of the same state for the same rack, else
         # generated (and kept).
         n_found = 0
@@ -2151,23 +2116,37 @@ cdef class EndgameSearch:
         self.fits_used[me] += 1
         return slot
 
-    cdef uint64_t line_hash(self, const Side* side, int k, int r) noexcept nogil:
-        """A hash of what the plays of line ``r`` of direction ``k`` depend on for the rack
-        ``side``: the line, the rack's tiles, and the line's tiles, their values (0 for a
-        blank), cross-checks, cross words' values and anchors (kept per line while it holds)."""
+    cdef void refresh_line(self, int k, int r) noexcept nogil:
+        """A line's ``line_key``, a hash of what its plays depend on but the rack (its tiles,
+        their values (0 for a blank), cross-checks, cross words' values and anchors: no other
+        line's, a neighbour tile showing in the cross word's value), and ``line_dirty``: whether
+        that differs from the root board's (always, on an empty board: no root plays)."""
         cdef const Dir* d = &self.dirs[k]
-        cdef int L = d.length, line = k * MAX_SIDE + r, i
-        cdef uint64_t h
-        if not self.line_key_ok[line]:
-            h = hash_words(mix(<uint64_t>line), &d.allowed[r * L], L * sizeof(uint64_t))
-            h = hash_words(h, &d.tile[r * L], L * sizeof(int))
-            h = hash_words(h, &d.tile_value[r * L], L * sizeof(int))
-            h = hash_words(h, &d.cross_value[r * L], L * sizeof(int))
-            for i in range(L):
-                h = (h ^ d.anchor[r * L + i]) * 0x100000001B3ULL
-            self.line_key[line] = h
-            self.line_key_ok[line] = True
-        return mix(self.line_key[line] ^ side.hash)
+        cdef const Dir* root = &self.root_dirs[k]
+        cdef int L = d.length, line = k * MAX_SIDE + r, c, i
+        cdef uint64_t h = mix(<uint64_t>line), word
+        for c in range(L):
+            i = r * L + c
+            word = d.allowed[i] ^ (
+                (<uint64_t><uint32_t>d.tile[i] | (<uint64_t><uint32_t>d.cross_value[i] << 32))
+                * 0xBF58476D1CE4E5B9ULL
+            ) ^ ((<uint64_t><uint32_t>d.tile_value[i] * 256 + d.anchor[i]) * 0x94D049BB133111EBULL)
+            h = (h ^ word) * 0x9E3779B97F4A7C15ULL
+            h ^= h >> 32
+        self.line_key[line] = h
+        self.line_key_ok[line] = True
+        self.line_dirty[line] = self.empty_root or not (
+            memcmp(&d.tile[r * L], &root.tile[r * L], L * sizeof(int)) == 0
+            and memcmp(&d.tile_value[r * L], &root.tile_value[r * L], L * sizeof(int)) == 0
+            and memcmp(&d.allowed[r * L], &root.allowed[r * L], L * sizeof(uint64_t)) == 0
+            and memcmp(&d.cross_value[r * L], &root.cross_value[r * L], L * sizeof(int)) == 0
+            and memcmp(&d.anchor[r * L], &root.anchor[r * L], L) == 0
+        )
+
+    cdef inline uint64_t line_hash(self, const Side* side, int k, int r) noexcept nogil:
+        """A hash of what the plays of line ``r`` of direction ``k`` depend on for the rack
+        ``side`` (``line_key`` up to date)."""
+        return mix(self.line_key[k * MAX_SIDE + r] ^ side.hash)
 
     cdef LinePlays* find_line(self, const Side* side, int k, int r) noexcept nogil:
         """The kept plays of line ``r`` of direction ``k`` for the rack ``side``, or NULL.
