@@ -1412,9 +1412,10 @@ cdef class EndgameSearch:
     # rack (see find_line): an open-addressing table, lines_mask + 1 slots, half full at most.
     cdef LineSlot* lines
     cdef int64_t lines_mask, lines_used, line_bytes, max_line_bytes
-    cdef uint64_t line_key[2 * MAX_SIDE]  # per line, a hash of what its plays depend on,
+    cdef uint64_t line_key[2 * MAX_SIDE]  # per line, a hash of what its plays depend on…
+    cdef uint8_t line_key_ok[2 * MAX_SIDE]  # …when up to date (see line_hash, update_dirs)
     cdef uint8_t line_dirty[2 * MAX_SIDE]  # whether its plays are not the root plays…
-    cdef uint8_t line_key_ok[2 * MAX_SIDE]  # …when up to date (see refresh_line, update_dirs)
+    cdef uint8_t line_dirty_ok[2 * MAX_SIDE]  # …when up to date (see refresh_dirty)
     cdef const EMove** kept  # the root plays a position keeps (room for twice the most)
     cdef RackFit* fits[2]  # per side, by rack: an open-addressing table, half full at most
     cdef int64_t fits_mask[2], fits_used[2]
@@ -1823,6 +1824,7 @@ cdef class EndgameSearch:
             memcpy(self.filled, self.tiles, sizeof(self.filled))
             memcpy(self.filled_blank, self.blank, sizeof(self.filled_blank))
             memset(self.line_key_ok, 0, sizeof(self.line_key_ok))
+            memset(self.line_dirty_ok, 0, sizeof(self.line_dirty_ok))
             self.filled_ok = True
             self.filled_empty = empty
             return
@@ -1842,6 +1844,7 @@ cdef class EndgameSearch:
                 self.filled_blank[s] = self.blank[s]
                 row, col = s // self.cols, s % self.cols
                 self.line_key_ok[row] = self.line_key_ok[MAX_SIDE + col] = 0
+                self.line_dirty_ok[row] = self.line_dirty_ok[MAX_SIDE + col] = 0
                 for k in range(2):
                     d = &self.dirs[k]
                     i = (row * d.length + col) if k == 0 else (col * d.length + row)
@@ -1870,6 +1873,7 @@ cdef class EndgameSearch:
             d = &self.dirs[k]
             for j in range(m):
                 self.line_key_ok[k * MAX_SIDE + squares[j] // d.length] = 0
+                self.line_dirty_ok[k * MAX_SIDE + squares[j] // d.length] = 0
                 fill_square(d, squares[j] // d.length, squares[j] % d.length, nodes, n_nodes,
                             self.n_letters, False, False, self.crosses)
 
@@ -1957,8 +1961,8 @@ cdef class EndgameSearch:
             return False
         for k in range(2):
             for r in range(self.dirs[k].lines):
-                if not self.line_key_ok[k * MAX_SIDE + r]:
-                    self.refresh_line(k, r)
+                if not self.line_dirty_ok[k * MAX_SIDE + r]:
+                    self.refresh_dirty(k, r)
                 dirty[k * MAX_SIDE + r] = self.line_dirty[k * MAX_SIDE + r]
         # The other lines' plays: kept from a line of the same state for the same rack, else
         # generated (and kept).
@@ -2116,15 +2120,31 @@ cdef class EndgameSearch:
         self.fits_used[me] += 1
         return slot
 
-    cdef void refresh_line(self, int k, int r) noexcept nogil:
-        """A line's ``line_key``, a hash of what its plays depend on but the rack (its tiles,
+    cdef void refresh_dirty(self, int k, int r) noexcept nogil:
+        """A line's ``line_dirty``: whether what its plays depend on but the rack (its tiles,
         their values (0 for a blank), cross-checks, cross words' values and anchors: no other
-        line's, a neighbour tile showing in the cross word's value), and ``line_dirty``: whether
-        that differs from the root board's (always, on an empty board: no root plays)."""
+        line's, a neighbour tile showing in the cross word's value) differs from the root
+        board's (always, on an empty board: no root plays)."""
         cdef const Dir* d = &self.dirs[k]
         cdef const Dir* root = &self.root_dirs[k]
+        cdef int L = d.length, line = k * MAX_SIDE + r
+        self.line_dirty_ok[line] = True
+        self.line_dirty[line] = self.empty_root or not (
+            memcmp(&d.tile[r * L], &root.tile[r * L], L * sizeof(int)) == 0
+            and memcmp(&d.tile_value[r * L], &root.tile_value[r * L], L * sizeof(int)) == 0
+            and memcmp(&d.allowed[r * L], &root.allowed[r * L], L * sizeof(uint64_t)) == 0
+            and memcmp(&d.cross_value[r * L], &root.cross_value[r * L], L * sizeof(int)) == 0
+            and memcmp(&d.anchor[r * L], &root.anchor[r * L], L) == 0
+        )
+
+    cdef uint64_t line_hash(self, const Side* side, int k, int r) noexcept nogil:
+        """A hash of what the plays of line ``r`` of direction ``k`` depend on for the rack
+        ``side`` (see refresh_dirty): the line's part kept in ``line_key`` while it holds."""
+        cdef const Dir* d = &self.dirs[k]
         cdef int L = d.length, line = k * MAX_SIDE + r, c, i
         cdef uint64_t h = mix(<uint64_t>line), word
+        if self.line_key_ok[line]:
+            return mix(self.line_key[line] ^ side.hash)
         for c in range(L):
             i = r * L + c
             word = d.allowed[i] ^ (
@@ -2135,18 +2155,7 @@ cdef class EndgameSearch:
             h ^= h >> 32
         self.line_key[line] = h
         self.line_key_ok[line] = True
-        self.line_dirty[line] = self.empty_root or not (
-            memcmp(&d.tile[r * L], &root.tile[r * L], L * sizeof(int)) == 0
-            and memcmp(&d.tile_value[r * L], &root.tile_value[r * L], L * sizeof(int)) == 0
-            and memcmp(&d.allowed[r * L], &root.allowed[r * L], L * sizeof(uint64_t)) == 0
-            and memcmp(&d.cross_value[r * L], &root.cross_value[r * L], L * sizeof(int)) == 0
-            and memcmp(&d.anchor[r * L], &root.anchor[r * L], L) == 0
-        )
-
-    cdef inline uint64_t line_hash(self, const Side* side, int k, int r) noexcept nogil:
-        """A hash of what the plays of line ``r`` of direction ``k`` depend on for the rack
-        ``side`` (``line_key`` up to date)."""
-        return mix(self.line_key[k * MAX_SIDE + r] ^ side.hash)
+        return mix(h ^ side.hash)
 
     cdef LinePlays* find_line(self, const Side* side, int k, int r) noexcept nogil:
         """The kept plays of line ``r`` of direction ``k`` for the rack ``side``, or NULL.
