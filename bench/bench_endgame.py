@@ -81,7 +81,7 @@ def fixed_depth(lexicon: Lexicon, position: tuple, depth: int) -> tuple[int, int
 def bench_depth(lexicon: Lexicon, positions: dict, depth: int, runs: int, callgrind: bool) -> None:
     """Per seed: the positions and value of a search ``depth`` turns deep, and its CPU time."""
     if callgrind:
-        found = eval(  # noqa: S307
+        found = eval(
             "[fixed_depth(lexicon, p, depth) for p in endgames]",
             {
                 "fixed_depth": fixed_depth,
@@ -90,7 +90,7 @@ def bench_depth(lexicon: Lexicon, positions: dict, depth: int, runs: int, callgr
                 "depth": depth,
             },
         )
-        for seed, (value, searched) in zip(positions, found):
+        for seed, (value, searched) in zip(positions, found, strict=True):
             print(f"{seed:4}  {value:6}  {searched:9}")
         return
     print(f"depth {depth}: seed  value  positions  cpu s (median of {runs})")
