@@ -1829,13 +1829,14 @@ cdef class EndgameSearch:
             self.filled_ok = True
             self.filled_empty = empty
             return
-        for w in range(0, self.rows * self.cols, 8):  # 8 squares at a time
-            memcpy(&a, &self.filled[w], 8)
-            memcpy(&b, &self.tiles[w], 8)
-            memcpy(&x, &self.filled_blank[w], 8)
-            memcpy(&y, &self.blank[w], 8)
-            if a == b and x == y:
-                continue
+        for w in range(0, self.rows * self.cols, 8):  # 8 squares at a time (the rest alone)
+            if w + 8 <= self.rows * self.cols:
+                memcpy(&a, &self.filled[w], 8)
+                memcpy(&b, &self.tiles[w], 8)
+                memcpy(&x, &self.filled_blank[w], 8)
+                memcpy(&y, &self.blank[w], 8)
+                if a == b and x == y:
+                    continue
             for s in range(w, min(w + 8, self.rows * self.cols)):
                 if self.filled[s] == self.tiles[s] and self.filled_blank[s] == self.blank[s]:
                     continue
