@@ -27,7 +27,9 @@ bound is below the ``top``-th best score found so far.
 ``EndgameSearch`` is lexforge.endgame's negamax over this generator: it places and lifts tiles
 on its own board, updates the cross-checks and anchors around the squares that changed, and
 keeps each position's plays (``EMove``: the score, the square of the first letter, the
-direction, which squares of the word are new and their tiles) for the next visit.
+direction, which squares of the word are new and their tiles) for the next visit, and each
+line's plays by the line's squares and the rack for any board where the line reads the same
+(see ``EndgameSearch.generate``).
 """
 
 from cpython cimport array
