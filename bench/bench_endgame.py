@@ -11,6 +11,18 @@ machine the CPU time says what the search costs; the wall time is what the budge
 
     python bench/bench_endgame.py --lexicon en --games 10 --seconds 5
     python bench/bench_endgame.py --lexicon en --games 10 --seconds 2 --full
+
+``--depth D`` measures what a searched position costs, which a loaded machine does not distort:
+on the same endgames (``--full``: the 7-vs-7 ones) it runs one search ``D`` turns deep from a
+fresh ``_scrabble.EndgameSearch`` (no deepening, no budget) and prints per seed the positions
+searched, the value and the CPU seconds (median of ``--runs``): the positions and values say
+the search tree is unchanged, the CPU time what it cost. ``--callgrind`` runs those searches
+once, inside ``eval``, so that callgrind counts their instructions alone (less those of a run
+with ``--games 0``: a few imports call ``eval`` too):
+
+    python bench/bench_endgame.py --lexicon en --games 10 --full --depth 3 --runs 3
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=builtin_eval \
+        .venv/bin/python bench/bench_endgame.py --lexicon en --games 10 --full --depth 3 --callgrind
 """
 
 from __future__ import annotations
@@ -19,7 +31,7 @@ import argparse
 import statistics
 import time
 
-from lexforge import endgame
+from lexforge import _scrabble, endgame, scrabble
 from lexforge.game import Game, play_game
 from lexforge.lexicon import Lexicon
 from lexforge.players import Greedy
@@ -52,14 +64,73 @@ def first_endgame(lexicon: Lexicon, seed: int, full: bool = False) -> tuple | No
     return None
 
 
+def fixed_depth(lexicon: Lexicon, position: tuple, depth: int) -> tuple[int, int]:
+    """(value, positions) of one search ``depth`` turns deep from a fresh search object, as
+    lexforge.endgame.solve builds it."""
+    board, rack, other = position
+    search = _scrabble.EndgameSearch(
+        *scrabble.board_arrays(lexicon, board),
+        lexicon.language.rack_size,
+        lexicon.language.bingo_bonus,
+        [scrabble.rack_counts(lexicon, rack), scrabble.rack_counts(lexicon, other)],
+    )
+    value, _ = search.search(depth, 0, None, None)
+    return value, search.positions
+
+
+def bench_depth(lexicon: Lexicon, positions: dict, depth: int, runs: int, callgrind: bool) -> None:
+    """Per seed: the positions and value of a search ``depth`` turns deep, and its CPU time."""
+    if callgrind:
+        found = eval(
+            "[fixed_depth(lexicon, p, depth) for p in endgames]",
+            {
+                "fixed_depth": fixed_depth,
+                "lexicon": lexicon,
+                "endgames": positions.values(),
+                "depth": depth,
+            },
+        )
+        for seed, (value, searched) in zip(positions, found, strict=True):
+            print(f"{seed:4}  {value:6}  {searched:9}")
+        return
+    print(f"depth {depth}: seed  value  positions  cpu s (median of {runs})")
+    total_cpu, total_positions = 0.0, 0
+    for seed, position in positions.items():
+        cpu_times = []
+        for _ in range(runs):
+            cpu = time.process_time()
+            value, searched = fixed_depth(lexicon, position, depth)
+            cpu_times.append(time.process_time() - cpu)
+        cpu = statistics.median(cpu_times)
+        total_cpu += cpu
+        total_positions += searched
+        print(f"{seed:4}  {value:6}  {searched:9}  {cpu:7.3f}")
+    if total_cpu:
+        print(
+            f"{len(positions)} endgames: {total_positions:,} positions in {total_cpu:.2f} s of "
+            f"CPU, {total_positions / total_cpu:,.0f} positions a second"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lexicon", default="en")
     parser.add_argument("--games", type=int, default=10, help="self-play games (seeds 0…)")
     parser.add_argument("--seconds", type=float, default=5.0, help="budget per endgame")
     parser.add_argument("--full", action="store_true", help="7-vs-7 endgames")
+    parser.add_argument("--depth", type=int, help="one search this many turns deep per endgame")
+    parser.add_argument("--runs", type=int, default=3, help="runs per endgame (--depth)")
+    parser.add_argument("--callgrind", action="store_true", help="--depth once, inside eval")
     args = parser.parse_args()
     lexicon = Lexicon.open(args.lexicon)
+    if args.depth is not None:
+        positions = {}
+        for seed in range(args.games):
+            position = first_endgame(lexicon, seed, args.full)
+            if position is not None:
+                positions[seed] = position
+        bench_depth(lexicon, positions, args.depth, args.runs, args.callgrind)
+        return
     times, cpu_times, exact = [], [], 0
     print("seed  tiles  spread  exact  positions  seconds  cpu s  first turn")
     for seed in range(args.games):

@@ -27,7 +27,9 @@ bound is below the ``top``-th best score found so far.
 ``EndgameSearch`` is lexforge.endgame's negamax over this generator: it places and lifts tiles
 on its own board, updates the cross-checks and anchors around the squares that changed, and
 keeps each position's plays (``EMove``: the score, the square of the first letter, the
-direction, which squares of the word are new and their tiles) for the next visit.
+direction, which squares of the word are new and their tiles) for the next visit, and each
+line's plays by the line's squares and the rack for any board where the line reads the same
+(see ``EndgameSearch.generate``).
 """
 
 from cpython cimport array
@@ -35,8 +37,8 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort, realloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcmp, memcpy, memmove, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 import array
@@ -44,8 +46,17 @@ import array
 cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long value) nogil
     int ctz "__builtin_ctzll"(unsigned long long value) nogil
+    void prefetch "__builtin_prefetch"(const void* address) nogil
+
+cdef extern from "<stdlib.h>" nogil:
+    int posix_memalign(void** memory, size_t alignment, size_t size)
+
+cdef extern from "<sys/mman.h>" nogil:
+    int madvise(void* address, size_t length, int advice)
+    int MADV_HUGEPAGE
 
 cdef enum:
+    HUGE_PAGE = 2 << 20  # bytes of a huge page (x86-64, ARM64 with 4 kB pages)
     MAX_SIDE = 26
     MAX_SQUARES = MAX_SIDE * MAX_SIDE
     HEADER = 5  # ints before a record's tiles: score, row, col, across, length
@@ -120,6 +131,14 @@ cdef struct Gen:
     const uint64_t* keys  # the anagram keys' letter graph (top mode), or NULL: see may_bingo
     int64_t n_keys
     int8_t bingo_ok[2 * MAX_SQUARES]  # per direction and first square: see may_bingo
+
+
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    """splitmix64's finalizer: a 64-bit hash of ``x``."""
+    x += 0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
 
 
 cdef inline int64_t next_node_of(
@@ -199,13 +218,28 @@ cdef inline void set_anchor(Dir* d, int r, int c) noexcept nogil:
     )
 
 
+cdef enum:
+    CROSS_SLOTS = 1 << 13  # cross-checks an endgame search keeps (see ``Cross``)
+
+
+cdef struct Cross:  # a cross-check once computed: the tiles around the square, the letters
+    uint64_t allowed
+    uint8_t above, below  # tiles before and after the square across the lines; 0, 0: unused
+    uint8_t letters[MAX_SIDE]  # their letters, top to bottom, the square left out
+
+
 cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nodes,
-                      int n_letters, bint start, bint empty_board) noexcept nogil:
+                      int n_letters, bint start, bint empty_board,
+                      Cross* crosses=NULL) noexcept nogil:
     """Whether the square (line r, position c) is an anchor, and its cross-check (the
-    tiles of its line's neighbours already in ``d``); ``start``: it is the start square."""
-    cdef int L = d.length, i = r * L + c, s, top, bottom, letter
+    tiles of its line's neighbours already in ``d``); ``start``: it is the start square.
+    ``crosses`` (or NULL): cross-checks already computed, by the letters around the square
+    (the same letters have the same cross-check on any square), read and written."""
+    cdef int L = d.length, i = r * L + c, s, top, bottom, letter, k = 0
     cdef int64_t node, branch
-    cdef uint64_t mask
+    cdef uint64_t mask, h
+    cdef uint8_t letters[MAX_SIDE]
+    cdef Cross* slot = NULL
     cdef uint64_t all_letters = (<uint64_t>-1) if n_letters >= 64 else (((<uint64_t>1) << n_letters) - 1)
     cdef uint64_t allowed
     d.anchor[i] = 0
@@ -230,6 +264,18 @@ cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nod
     for s in range(top, bottom + 1):
         if s != r:
             d.cross_value[i] += d.tile_value[s * L + c]
+    if crosses != NULL:
+        h = <uint64_t>(r - top) * 64 + <uint64_t>(bottom - r)
+        for s in range(top, bottom + 1):
+            if s != r:
+                letters[k] = <uint8_t>d.tile[s * L + c]
+                h = h * 0x100000001B3ULL + letters[k] + 1
+                k += 1
+        slot = &crosses[mix(h) & (CROSS_SLOTS - 1)]
+        if (slot.above == r - top and slot.below == bottom - r
+                and memcmp(slot.letters, letters, k) == 0):
+            d.allowed[i] = slot.allowed
+            return
     node = 0
     for s in range(top, r):
         node = child(nodes, n_nodes, node, d.tile[s * L + c])
@@ -249,28 +295,40 @@ cdef void fill_square(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nod
             if branch >= 0 and is_word(nodes, branch):
                 allowed |= (<uint64_t>1) << letter
     d.allowed[i] = allowed
+    if slot != NULL:
+        slot.allowed = allowed
+        slot.above = r - top
+        slot.below = bottom - r
+        memcpy(slot.letters, letters, k)
 
 
-cdef void refresh_around(Dir* d, int r, int c, const uint64_t* nodes, int64_t n_nodes,
-                         int n_letters) noexcept nogil:
-    """After the square (line r, position c) of a board with tiles changed: its cross-check,
-    those of the first empty squares before and after it across the lines, and the anchors
-    of its two neighbours along its line."""
-    cdef int L = d.length, line = r
+cdef int refresh_list(Dir* d, int r, int c, int* squares, int n, uint32_t* seen,
+                      uint32_t stamp) noexcept nogil:
+    """After the square (line r, position c) of a board with tiles changed: add to
+    ``squares[:n]`` (once each: ``seen`` is ``stamp`` for a square already there) the squares
+    whose cross-check and anchor may change: it and the first empty squares before and after
+    it across the lines; set the anchors of its two neighbours along its line. The new n."""
+    cdef int L = d.length, line = r, k, i
+    cdef int found[3]
     while line >= 0 and (line == r or d.tile[line * L + c] >= 0):
         line -= 1
-    if line >= 0:
-        fill_square(d, line, c, nodes, n_nodes, n_letters, False, False)
+    found[0] = line * L + c if line >= 0 else -1
     line = r
     while line < d.lines and (line == r or d.tile[line * L + c] >= 0):
         line += 1
-    if line < d.lines:
-        fill_square(d, line, c, nodes, n_nodes, n_letters, False, False)
-    fill_square(d, r, c, nodes, n_nodes, n_letters, False, False)
+    found[1] = line * L + c if line < d.lines else -1
+    found[2] = r * L + c
+    for k in range(3):
+        i = found[k]
+        if i >= 0 and seen[i] != stamp:
+            seen[i] = stamp
+            squares[n] = i
+            n += 1
     if c > 0:
         set_anchor(d, r, c - 1)
     if c + 1 < L:
         set_anchor(d, r, c + 1)
+    return n
 
 
 cdef void record(Gen* g, int start, int end) noexcept nogil:
@@ -1157,13 +1215,35 @@ cdef enum:
 cdef uint64_t NO_KEY = 0
 
 
-cdef struct EMove:  # a play of the endgame search
-    int32_t score
-    int32_t order  # search order: higher first
+cdef struct EMove:  # a play of the endgame search (fields laid out for 40 bytes, no padding)
     uint64_t key  # the hash of its tiles on their squares
-    uint8_t count, row, col, across, length
+    int32_t score
     uint32_t new  # bit j: the word's j-th square gets a placed tile
     uint8_t code[MAX_RACK]  # their letter index, BLANK_CODE added for a blank
+    uint8_t count, row, col, across, length
+
+
+cdef struct Ranked:  # a play being ordered for the search: its order, its key, where it is
+    int32_t order  # search order: higher first
+    uint64_t key  # ties: the lower key first (distinct plays' keys differ)
+    const EMove* move
+
+
+cdef struct LinePlays:  # the plays of one line for one rack, kept: this header, then what
+    int32_t size, n     # they depend on (``size`` bytes: see EndgameSearch.find_line), then
+    int32_t line, blanks  # the ``n`` plays; direction * MAX_SIDE + line; the rack's blanks
+
+
+cdef struct RackFit:  # the root plays whose tiles a rack holds: indices in root order
+    uint64_t hash  # the rack's (Side.hash)
+    int32_t* plays  # NULL: an unused slot
+    int32_t n, blanks
+    uint8_t counts[64]  # the rack's tiles per letter
+
+
+cdef struct LineSlot:  # a slot of the table of kept lines: the entry's hash beside it, so
+    uint64_t hash       # that a probe reads the entries of other hashes no further
+    LinePlays* entry  # NULL: an empty slot
 
 
 cdef struct MoveSet:  # the plays of one rack on one board, in search order
@@ -1177,14 +1257,6 @@ cdef struct Entry:  # the transposition table's record of a position
     int32_t lower, upper
     int16_t depth  # searched that many turns deep; COMPLETE: to the end of every line
     int32_t best  # the best turn's index in the position's MoveSet, PASS, or NO_TURN
-
-
-cdef inline uint64_t mix(uint64_t x) noexcept nogil:
-    """splitmix64's finalizer: a 64-bit hash of ``x``."""
-    x += 0x9E3779B97F4A7C15ULL
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
-    return x ^ (x >> 31)
 
 
 cdef inline uint64_t tile_key(int square, int code) noexcept nogil:
@@ -1209,12 +1281,103 @@ cdef inline int line_index(const Rec* rec) noexcept nogil:
     return rec.row if rec.across else MAX_SIDE + rec.col
 
 
-cdef int compare_emoves(const void* a, const void* b) noexcept nogil:
-    cdef const EMove* x = <const EMove*>a
-    cdef const EMove* y = <const EMove*>b
-    if x.order != y.order:
-        return -1 if x.order > y.order else 1
-    return -1 if x.key < y.key else (1 if x.key > y.key else 0)  # (distinct plays' keys differ)
+cdef inline bint ranked_before(const Ranked* x, const Ranked* y) noexcept nogil:
+    """Whether ``x`` is searched before ``y``: the higher order, then the lower key."""
+    return x.order > y.order or (x.order == y.order and x.key < y.key)
+
+
+cdef inline int32_t base_order(const EMove* move) noexcept nogil:
+    """A play's search order but for a play-out's raise: its score plus 3 points a tile."""
+    return move.score + 3 * move.count
+
+
+cdef inline int32_t search_order(const EMove* move, const Side* side) noexcept nogil:
+    """A play's search order for the rack ``side``: a play-out first, then by score plus 3
+    points a tile placed (tiles dumped early shorten the game)."""
+    return base_order(move) + (PLAYOUT_FIRST if move.count == side.tiles else 0)
+
+
+cdef inline EMove* line_moves(LinePlays* entry) noexcept nogil:
+    """The plays kept after the entry's state."""
+    return <EMove*>(<uint8_t*>entry + sizeof(LinePlays) + entry.size)
+
+
+cdef void merge_two(const Ranked* src, Ranked* dst, Py_ssize_t left, Py_ssize_t mid,
+                    Py_ssize_t end) noexcept nogil:
+    """Merge the sorted ``src[left:mid]`` and ``src[mid:end]`` into ``dst[left:end]``, stably."""
+    cdef Py_ssize_t right = mid, k = left
+    while left < mid and right < end:
+        if ranked_before(&src[right], &src[left]):
+            dst[k] = src[right]
+            right += 1
+        else:
+            dst[k] = src[left]
+            left += 1
+        k += 1
+    if left < mid:
+        memcpy(&dst[k], &src[left], (mid - left) * sizeof(Ranked))
+    if right < end:
+        memcpy(&dst[k], &src[right], (end - right) * sizeof(Ranked))
+
+
+cdef void merge_runs(Ranked* a, Ranked* tmp, Py_ssize_t* starts, Py_ssize_t n_runs) noexcept nogil:
+    """Sort ``a`` whose runs ``a[starts[i]:starts[i + 1]]`` (i < n_runs) are each sorted in
+    search order, by merging them pairwise, stably (``tmp``: room for as many; ``starts``
+    overwritten)."""
+    cdef Ranked* src = a
+    cdef Ranked* dst = tmp
+    cdef Ranked* swap
+    cdef Py_ssize_t r, out
+    while n_runs > 1:
+        out = 0
+        for r in range(0, n_runs, 2):
+            if r + 1 == n_runs:
+                memcpy(&dst[starts[r]], &src[starts[r]],
+                       (starts[r + 1] - starts[r]) * sizeof(Ranked))
+            else:
+                merge_two(src, dst, starts[r], starts[r + 1], starts[r + 2])
+            starts[out] = starts[r]
+            out += 1
+        starts[out] = starts[n_runs]
+        n_runs = out
+        swap = src
+        src = dst
+        dst = swap
+    if src != a:
+        memcpy(&a[starts[0]], &src[starts[0]], (starts[1] - starts[0]) * sizeof(Ranked))
+
+
+cdef void sort_ranked(Ranked* a, Ranked* tmp, Py_ssize_t n) noexcept nogil:
+    """Sort ``a[:n]`` in search order, stably (``tmp``: room for n): insertion sort on runs of
+    16, then bottom-up merges (the comparison inline, the items 24 bytes: no qsort callback)."""
+    cdef Py_ssize_t i, j, start, end, width = 16
+    cdef Ranked v
+    cdef Ranked* src = a
+    cdef Ranked* dst = tmp
+    cdef Ranked* swap
+    start = 0
+    while start < n:
+        end = min(start + 16, n)
+        for i in range(start + 1, end):
+            v = a[i]
+            j = i
+            while j > start and ranked_before(&v, &a[j - 1]):
+                a[j] = a[j - 1]
+                j -= 1
+            a[j] = v
+        start = end
+    while width < n:
+        start = 0
+        while start < n:
+            end = min(start + 2 * width, n)
+            merge_two(src, dst, start, min(start + width, n), end)
+            start = end
+        swap = src
+        src = dst
+        dst = swap
+        width *= 2
+    if src != a:
+        memcpy(a, src, n * sizeof(Ranked))
 
 
 cdef class EndgameSearch:
@@ -1237,6 +1400,9 @@ cdef class EndgameSearch:
     cdef uint8_t filled[MAX_SQUARES]  # the tiles ``dirs`` were filled for
     cdef uint8_t filled_blank[MAX_SQUARES]
     cdef bint filled_ok, filled_empty
+    cdef uint32_t seen[2][MAX_SQUARES]  # per direction: the squares update_dirs refills…
+    cdef uint32_t stamp  # …are those whose seen is stamp
+    cdef Cross* crosses  # cross-checks computed (CROSS_SLOTS of them), by the letters around
     cdef Entry* table
     cdef int64_t table_mask, table_used
     cdef MoveSet* sets
@@ -1244,18 +1410,35 @@ cdef class EndgameSearch:
     cdef int64_t max_set_bytes
     cdef public int64_t positions
     cdef int64_t max_positions
-    # Each side's plays on the root board, generated once and grouped by line (index
-    # direction * MAX_SIDE + line: line_start[i] to line_start[i + 1]); the racks they were
-    # generated for; the root board's lines, against which a line is found unchanged.
+    # Each side's plays on the root board, generated once; the racks they were generated for;
+    # the root board's lines, against which a line is found unchanged.
     cdef Side root_sides[2]
     cdef Dir* root_dirs
     cdef uint8_t root_tiles[MAX_SQUARES]
-    cdef EMove* root_moves[2]
-    cdef int32_t root_line_start[2][2 * MAX_SIDE + 1]
+    cdef EMove* root_moves[2]  # in search order less the play-outs' raise (see root_plays)
+    cdef uint8_t* root_line[2]  # each root play's line: direction * MAX_SIDE + line
+    cdef uint64_t* root_letters[2]  # the letters each takes (a blank not counted)
+    cdef int64_t root_n[2]
+    # The plays of each line (row or column) generated so far, by the line's state and the
+    # rack (see find_line): an open-addressing table, lines_mask + 1 slots, half full at most.
+    cdef LineSlot* lines
+    cdef int64_t lines_mask, lines_used, line_bytes, max_line_bytes
+    cdef uint64_t line_key[2 * MAX_SIDE]  # per line, a hash of what its plays depend on…
+    cdef uint8_t line_key_ok[2 * MAX_SIDE]  # …when up to date (see line_hash, update_dirs)
+    cdef uint8_t line_dirty[2 * MAX_SIDE]  # whether its plays are not the root plays…
+    cdef uint8_t line_dirty_ok[2 * MAX_SIDE]  # …when up to date (see refresh_dirty)
+    cdef const EMove** kept  # the root plays a position keeps (room for twice the most)
+    cdef RackFit* fits[2]  # per side, by rack: an open-addressing table, half full at most
+    cdef int64_t fits_mask[2], fits_used[2]
+    cdef int64_t kept_cap
     cdef bint root_ready[2]
-    cdef EMove* scratch  # a position's plays as they are gathered, before they are kept
-    cdef int64_t scratch_cap
+    cdef EMove* scratch  # a position's plays from the generator, before they are kept
+    cdef Ranked* ranked  # the scratch's plays as they are ordered, then room to merge them
+    cdef int64_t scratch_cap, ranked_cap
     cdef Anchor* anchors  # the generator's anchors
+    cdef Rec* gen_out  # the generator's buffers, kept from one run to the next
+    cdef Left* gen_lefts
+    cdef Py_ssize_t gen_cap, gen_lefts_cap
     cdef double deadline
     cdef bint aborted
 
@@ -1336,29 +1519,50 @@ cdef class EndgameSearch:
                      self.nodes.shape[0] // 2, n_letters, start, self.empty_root)
         self.dirs = <Dir*>malloc(2 * sizeof(Dir))
         self.anchors = <Anchor*>malloc(2 * MAX_SQUARES * sizeof(Anchor))
-        if self.anchors == NULL:
+        self.crosses = <Cross*>calloc(CROSS_SLOTS, sizeof(Cross))
+        if self.anchors == NULL or self.crosses == NULL:
             raise MemoryError()
         self.table_mask = (1 << 16) - 1
-        self.table = <Entry*>malloc((self.table_mask + 1) * sizeof(Entry))
+        self.table = <Entry*>table_alloc((self.table_mask + 1) * sizeof(Entry))
+        self.lines_mask = (1 << 12) - 1
+        self.lines = <LineSlot*>table_alloc((self.lines_mask + 1) * sizeof(LineSlot))
+        if self.lines == NULL:
+            raise MemoryError()
+        self.max_line_bytes = max_set_bytes // 4
         self.sets_mask = (1 << 12) - 1
-        self.sets = <MoveSet*>malloc((self.sets_mask + 1) * sizeof(MoveSet))
+        self.sets = <MoveSet*>table_alloc((self.sets_mask + 1) * sizeof(MoveSet))
         if self.dirs == NULL or self.table == NULL or self.sets == NULL:
             raise MemoryError()
-        memset(self.table, 0, (self.table_mask + 1) * sizeof(Entry))
-        memset(self.sets, 0, (self.sets_mask + 1) * sizeof(MoveSet))
         self.max_positions = -1
         self.deadline = -1
 
     def __dealloc__(self) -> None:
+        cdef int k
+        cdef int64_t i
         self.clear_sets()
+        if self.lines != NULL:
+            for i in range(self.lines_mask + 1):
+                free(self.lines[i].entry)
+            free(self.lines)
         free(self.sets)
         free(self.table)
         free(self.dirs)
         free(self.root_dirs)
-        free(self.root_moves[0])
-        free(self.root_moves[1])
+        for k in range(2):
+            if self.fits[k] != NULL:
+                for i in range(self.fits_mask[k] + 1):
+                    free(self.fits[k][i].plays)
+                free(self.fits[k])
+            free(self.root_moves[k])
+            free(self.root_line[k])
+            free(self.root_letters[k])
+        free(self.kept)
         free(self.scratch)
+        free(self.ranked)
         free(self.anchors)
+        free(self.crosses)
+        free(self.gen_out)
+        free(self.gen_lefts)
 
     cdef void clear_sets(self) noexcept nogil:
         cdef int64_t i
@@ -1414,11 +1618,10 @@ cdef class EndgameSearch:
             if 2 * (self.table_used + 1) > self.table_mask + 1:
                 size = 2 * (self.table_mask + 1)
                 old = self.table
-                self.table = <Entry*>malloc(size * sizeof(Entry))
+                self.table = <Entry*>table_alloc(size * sizeof(Entry))
                 if self.table == NULL:
                     self.table = old
                     return False
-                memset(self.table, 0, size * sizeof(Entry))
                 self.table_mask = size - 1
                 for i in range(size // 2):
                     if old[i].key != NO_KEY:
@@ -1614,8 +1817,10 @@ cdef class EndgameSearch:
         whole for an empty board or the first time, else updated around the squares whose
         tile changed since: an empty square's cross-check reads the tiles next to it up to
         the first empty square, its anchor its four neighbours."""
-        cdef int s, k, i, row, col, n = 0
+        cdef int s, k, i, j, w, row, col, n = 0, m
+        cdef uint64_t a, b, x, y
         cdef int changed[MAX_SQUARES]
+        cdef int squares[3 * MAX_SQUARES]
         cdef Dir* d
         cdef const uint64_t* nodes = &self.nodes[0]
         cdef int64_t n_nodes = self.nodes.shape[0] // 2
@@ -1626,16 +1831,29 @@ cdef class EndgameSearch:
                          self.n_letters, self.start, empty)
             memcpy(self.filled, self.tiles, sizeof(self.filled))
             memcpy(self.filled_blank, self.blank, sizeof(self.filled_blank))
+            memset(self.line_key_ok, 0, sizeof(self.line_key_ok))
+            memset(self.line_dirty_ok, 0, sizeof(self.line_dirty_ok))
             self.filled_ok = True
             self.filled_empty = empty
             return
-        for s in range(self.rows * self.cols):
-            if self.filled[s] != self.tiles[s] or self.filled_blank[s] != self.blank[s]:
+        for w in range(0, self.rows * self.cols, 8):  # 8 squares at a time (the rest alone)
+            if w + 8 <= self.rows * self.cols:
+                memcpy(&a, &self.filled[w], 8)
+                memcpy(&b, &self.tiles[w], 8)
+                memcpy(&x, &self.filled_blank[w], 8)
+                memcpy(&y, &self.blank[w], 8)
+                if a == b and x == y:
+                    continue
+            for s in range(w, min(w + 8, self.rows * self.cols)):
+                if self.filled[s] == self.tiles[s] and self.filled_blank[s] == self.blank[s]:
+                    continue
                 changed[n] = s
                 n += 1
                 self.filled[s] = self.tiles[s]
                 self.filled_blank[s] = self.blank[s]
                 row, col = s // self.cols, s % self.cols
+                self.line_key_ok[row] = self.line_key_ok[MAX_SIDE + col] = 0
+                self.line_dirty_ok[row] = self.line_dirty_ok[MAX_SIDE + col] = 0
                 for k in range(2):
                     d = &self.dirs[k]
                     i = (row * d.length + col) if k == 0 else (col * d.length + row)
@@ -1647,10 +1865,26 @@ cdef class EndgameSearch:
                     d.tile_rank[i] = 0 if self.tiles[s] == 0 else self.ranks[
                         self.tiles[s] - 1 + (self.n_letters if self.blank[s] else 0)
                     ]
-        for k in range(n):
-            row, col = changed[k] // self.cols, changed[k] % self.cols
-            refresh_around(&self.dirs[0], row, col, nodes, n_nodes, self.n_letters)
-            refresh_around(&self.dirs[1], col, row, nodes, n_nodes, self.n_letters)
+        # Every cross-check and anchor is a function of the tiles alone, all updated by now:
+        # each square is refilled once, in any order.
+        for k in range(2):
+            self.stamp += 1
+            if self.stamp == 0:  # wrapped around: no square is seen
+                memset(self.seen, 0, sizeof(self.seen))
+                self.stamp = 1
+            m = 0
+            for j in range(n):
+                row, col = changed[j] // self.cols, changed[j] % self.cols
+                if k == 0:
+                    m = refresh_list(&self.dirs[0], row, col, squares, m, self.seen[0], self.stamp)
+                else:
+                    m = refresh_list(&self.dirs[1], col, row, squares, m, self.seen[1], self.stamp)
+            d = &self.dirs[k]
+            for j in range(m):
+                self.line_key_ok[k * MAX_SIDE + squares[j] // d.length] = 0
+                self.line_dirty_ok[k * MAX_SIDE + squares[j] // d.length] = 0
+                fill_square(d, squares[j] // d.length, squares[j] % d.length, nodes, n_nodes,
+                            self.n_letters, False, False, self.crosses)
 
     cdef bint moves_of(self, int me, MoveSet* out, bint* owned) noexcept nogil:
         """The plays of ``me`` in search order: kept from an earlier visit to the same board
@@ -1689,11 +1923,10 @@ cdef class EndgameSearch:
     cdef bint grow_sets(self) noexcept nogil:
         cdef int64_t size = 2 * (self.sets_mask + 1), i, j
         cdef MoveSet* old = self.sets
-        self.sets = <MoveSet*>malloc(size * sizeof(MoveSet))
+        self.sets = <MoveSet*>table_alloc(size * sizeof(MoveSet))
         if self.sets == NULL:
             self.sets = old
             return False
-        memset(self.sets, 0, size * sizeof(MoveSet))
         self.sets_mask = size - 1
         for i in range(size // 2):
             if old[i].key != NO_KEY:
@@ -1705,122 +1938,383 @@ cdef class EndgameSearch:
         return True
 
     cdef bint generate(self, int me, MoveSet* out) noexcept nogil:
-        """Every play of ``me``'s rack on the current board, ordered for the search: a play-out
-        first (its score with the other's rack twice), then by score plus 3 points a tile
-        placed (tiles dumped early shorten the game).
+        """Every play of ``me``'s rack on the current board, ordered for the search (see
+        ``search_order``; the play-outs' order by score with the other's rack twice is the
+        same, the other's rack being the same for all).
 
-        The plays are generated once per side on the root board and filtered per board: a
-        line (row or column) whose tiles, whose neighbour lines' tiles, and whose squares'
-        cross-checks and anchors are those of the root board has the same plays for every
-        rack, so its plays are the root plays whose tiles the rack (which only shrinks) still
-        holds; lexforge.scrabble's generator runs only on the anchors of the other lines."""
+        A line's plays (row or column) depend on nothing but the rack and the line's tiles,
+        cross-checks, cross words' values and anchors (a neighbour tile shows in the cross
+        word's value). The plays are generated once per side on the root board: a line whose
+        squares are those of the root board has as plays the root plays whose tiles the rack
+        (which only shrinks) still holds (listed once per rack). Another line's plays are
+        kept by its squares and the rack once generated, so lexforge.scrabble's generator
+        runs only on the anchors of the lines not met before with that rack."""
         cdef Side* side = &self.sides[me]
-        cdef Side* other = &self.sides[1 - me]
         cdef Gen g
-        cdef int i, k, r, L, n_lines
-        cdef int64_t n = 0, capacity
+        cdef int k, r
+        cdef int64_t i, n
         cdef bint empty = self.empty_root and self.placed == 0
-        cdef uint8_t dirty[2 * MAX_SIDE]
-        cdef uint8_t same_tiles[MAX_SIDE + 2]
-        cdef EMove* move
-        cdef EMove* moves
+        cdef uint8_t dirty[2 * MAX_SIDE]  # the lines whose plays are not the root plays'…
+        cdef uint8_t missed[2 * MAX_SIDE]  # …and those of them generated now
+        cdef const EMove* root
+        cdef Ranked* ranked
+        cdef int64_t j, m, p, n_found, n_ranked
+        cdef int32_t order
+        cdef RackFit* fit
+        cdef LinePlays* found[2 * MAX_SIDE]
+        cdef uint64_t hashes[2 * MAX_SIDE]
+        cdef Py_ssize_t starts[2 * MAX_SIDE + 2]
+        cdef Py_ssize_t n_runs
         self.update_dirs(empty)
-        if self.empty_root:  # no root plays to keep: every line is generated
-            memset(dirty, 1, sizeof(dirty))
-        else:
-            if not self.root_ready[me] and not self.root_plays(me):
-                return False
-            for k in range(2):
-                L = self.dirs[k].length
-                n_lines = self.dirs[k].lines
-                same_tiles[0] = same_tiles[n_lines + 1] = 1
-                for r in range(n_lines):
-                    same_tiles[r + 1] = memcmp(
-                        &self.dirs[k].tile[r * L], &self.root_dirs[k].tile[r * L], L * sizeof(int)
-                    ) == 0 and memcmp(
-                        &self.dirs[k].tile_value[r * L], &self.root_dirs[k].tile_value[r * L],
-                        L * sizeof(int)
-                    ) == 0
-                for r in range(n_lines):
-                    dirty[k * MAX_SIDE + r] = not (
-                        same_tiles[r] and same_tiles[r + 1] and same_tiles[r + 2]
-                        and memcmp(&self.dirs[k].allowed[r * L],
-                                   &self.root_dirs[k].allowed[r * L], L * sizeof(uint64_t)) == 0
-                        and memcmp(&self.dirs[k].cross_value[r * L],
-                                   &self.root_dirs[k].cross_value[r * L], L * sizeof(int)) == 0
-                        and memcmp(&self.dirs[k].anchor[r * L],
-                                   &self.root_dirs[k].anchor[r * L], L) == 0
-                    )
-        if not self.run_generator(self.dirs, side, dirty, &g):
+        if not self.empty_root and not self.root_ready[me] and not self.root_plays(me):
             return False
-        capacity = g.n + 1
-        if not self.empty_root:
-            capacity += self.root_line_start[me][2 * MAX_SIDE]
-        if capacity > self.scratch_cap:
+        for k in range(2):
+            for r in range(self.dirs[k].lines):
+                if not self.line_dirty_ok[k * MAX_SIDE + r]:
+                    self.refresh_dirty(k, r)
+                dirty[k * MAX_SIDE + r] = self.line_dirty[k * MAX_SIDE + r]
+        # The other lines' plays: kept from a line of the same state for the same rack, else
+        # generated (and kept).
+        # (The table's slots, then the entries they point to, are prefetched for all the lines
+        # first: their cache misses overlap.)
+        n_found = 0
+        for k in range(2):
+            for r in range(self.dirs[k].lines):
+                if dirty[k * MAX_SIDE + r]:
+                    hashes[k * MAX_SIDE + r] = self.line_hash(side, k, r)
+                    prefetch(&self.lines[hashes[k * MAX_SIDE + r] & <uint64_t>self.lines_mask])
+        for k in range(2):
+            for r in range(self.dirs[k].lines):
+                if dirty[k * MAX_SIDE + r]:
+                    prefetch(self.lines[hashes[k * MAX_SIDE + r] & <uint64_t>self.lines_mask].entry)
+        for k in range(2):
+            for r in range(self.dirs[k].lines):
+                found[k * MAX_SIDE + r] = NULL
+                missed[k * MAX_SIDE + r] = dirty[k * MAX_SIDE + r]
+                if dirty[k * MAX_SIDE + r]:
+                    found[k * MAX_SIDE + r] = self.find_line(side, k, r, hashes[k * MAX_SIDE + r])
+                    if found[k * MAX_SIDE + r] != NULL:
+                        missed[k * MAX_SIDE + r] = 0
+                        n_found += found[k * MAX_SIDE + r].n
+        if not self.run_generator(self.dirs, side, missed, &g):
+            return False
+        if g.n + 1 > self.scratch_cap or 2 * (g.n + n_found + 1) > self.ranked_cap:
             free(self.scratch)
-            self.scratch = <EMove*>malloc(capacity * sizeof(EMove))
-            self.scratch_cap = capacity if self.scratch != NULL else 0
-            if self.scratch == NULL:
-                free(g.out)
+            free(self.ranked)
+            self.scratch = <EMove*>malloc((g.n + 1) * sizeof(EMove))
+            self.ranked = <Ranked*>malloc(2 * (g.n + n_found + 1) * sizeof(Ranked))
+            if self.scratch == NULL or self.ranked == NULL:
+                self.scratch_cap = self.ranked_cap = 0
                 return False
-        moves = self.scratch
-        if not self.empty_root:
+            self.scratch_cap = g.n + 1
+            self.ranked_cap = 2 * (g.n + n_found + 1)
+        for i in range(g.n):
+            to_emove(&g.out[i], &self.scratch[i], self.tiles, self.cols)
+        if self.line_bytes <= self.max_line_bytes:
             for k in range(2):
                 for r in range(self.dirs[k].lines):
-                    if dirty[k * MAX_SIDE + r]:
-                        continue
-                    for i in range(self.root_line_start[me][k * MAX_SIDE + r],
-                                   self.root_line_start[me][k * MAX_SIDE + r + 1]):
-                        if fits(&self.root_moves[me][i], side):
-                            moves[n] = self.root_moves[me][i]
-                            n += 1
+                    if missed[k * MAX_SIDE + r] and not self.keep_line(side, k, r, &g):
+                        return False
+        # The generated plays in search order, then each kept line's (kept in that order):
+        # sorted runs, merged.
+        ranked = self.ranked
         for i in range(g.n):
-            to_emove(&g.out[i], &moves[n], self.tiles, self.cols)
-            n += 1
-        free(g.out)
-        for i in range(n):
-            move = &moves[i]
-            move.order = move.score + 3 * move.count
-            if move.count == side.tiles:
-                move.order += 2 * other.points + PLAYOUT_FIRST
-        qsort(moves, n, sizeof(EMove), compare_emoves)
-        out.n = <int32_t>n
-        out.moves = <EMove*>malloc((n + 1) * sizeof(EMove))
+            ranked[i].move = &self.scratch[i]
+            ranked[i].key = self.scratch[i].key
+            ranked[i].order = search_order(&self.scratch[i], side)
+        sort_ranked(ranked, &ranked[g.n], g.n)
+        n = g.n
+        starts[0] = 0
+        n_runs = 1
+        for k in range(2):
+            for r in range(self.dirs[k].lines):
+                if found[k * MAX_SIDE + r] != NULL and found[k * MAX_SIDE + r].n:
+                    starts[n_runs] = n
+                    n_runs += 1
+                    root = line_moves(found[k * MAX_SIDE + r])
+                    for i in range(found[k * MAX_SIDE + r].n):
+                        ranked[n].move = &root[i]
+                        ranked[n].key = root[i].key
+                        ranked[n].order = search_order(&root[i], side)
+                        n += 1
+        starts[n_runs] = n
+        merge_runs(ranked, &ranked[n], starts, n_runs)
+        n_ranked = n
+        # The root plays of the unchanged lines that the rack still holds, in search order:
+        # root_plays ranked them by score plus 3 points a tile, which is the search order but
+        # for the play-outs' raise; the play-outs (a few) are moved to the front.
+        m = p = 0
+        if not self.empty_root:
+            fit = self.rack_fit(me, side)
+            if fit == NULL:
+                return False
+            root = self.root_moves[me]
+            for j in range(fit.n):
+                i = fit.plays[j]
+                if not dirty[self.root_line[me][i]]:
+                    if root[i].count == side.tiles:
+                        self.kept[self.root_n[me] + p] = &root[i]
+                        p += 1
+                    else:
+                        self.kept[m] = &root[i]
+                        m += 1
+            if p:
+                memmove(&self.kept[p], self.kept, m * sizeof(EMove*))
+                memcpy(self.kept, &self.kept[self.root_n[me]], p * sizeof(EMove*))
+                m += p
+        # Both lists merged by order, then key (distinct plays' keys differ).
+        out.n = <int32_t>(n_ranked + m)
+        out.moves = <EMove*>malloc((n_ranked + m + 1) * sizeof(EMove))
         if out.moves == NULL:
             return False
-        memcpy(out.moves, moves, n * sizeof(EMove))
+        i = j = n = 0
+        while i < m and j < n_ranked:
+            order = search_order(self.kept[i], side)
+            if order > ranked[j].order or (
+                order == ranked[j].order and self.kept[i].key < ranked[j].key
+            ):
+                out.moves[n] = self.kept[i][0]
+                i += 1
+            else:
+                out.moves[n] = ranked[j].move[0]
+                j += 1
+            n += 1
+        while i < m:
+            out.moves[n] = self.kept[i][0]
+            i += 1
+            n += 1
+        while j < n_ranked:
+            out.moves[n] = ranked[j].move[0]
+            j += 1
+            n += 1
+        return True
+
+    cdef RackFit* rack_fit(self, int me, const Side* side) noexcept nogil:
+        """The root plays of ``me`` whose tiles the rack ``side`` holds, found once per rack;
+        NULL if out of memory."""
+        cdef RackFit* table = self.fits[me]
+        cdef RackFit* slot
+        cdef int64_t i, j, size
+        cdef uint8_t counts[64]
+        cdef uint64_t have = 0
+        memset(counts, 0, sizeof(counts))
+        for i in range(self.n_letters):
+            counts[i] = <uint8_t>side.counts[i]
+            if side.counts[i] > 0:
+                have |= (<uint64_t>1) << i
+        if table == NULL or 2 * (self.fits_used[me] + 1) > self.fits_mask[me] + 1:
+            size = 64 if table == NULL else 2 * (self.fits_mask[me] + 1)
+            table = <RackFit*>calloc(size, sizeof(RackFit))
+            if table == NULL:
+                return NULL
+            if self.fits[me] != NULL:
+                for i in range(self.fits_mask[me] + 1):
+                    if self.fits[me][i].plays != NULL:
+                        j = <int64_t>(self.fits[me][i].hash & <uint64_t>(size - 1))
+                        while table[j].plays != NULL:
+                            j = (j + 1) & (size - 1)
+                        table[j] = self.fits[me][i]
+                free(self.fits[me])
+            self.fits[me] = table
+            self.fits_mask[me] = size - 1
+        i = <int64_t>(side.hash & <uint64_t>self.fits_mask[me])
+        while table[i].plays != NULL:
+            slot = &table[i]
+            if (slot.hash == side.hash and slot.blanks == side.blanks
+                    and memcmp(slot.counts, counts, sizeof(counts)) == 0):
+                return slot
+            i = (i + 1) & self.fits_mask[me]
+        slot = &table[i]
+        slot.plays = <int32_t*>malloc((self.root_n[me] + 1) * sizeof(int32_t))
+        if slot.plays == NULL:
+            return NULL
+        slot.hash = side.hash
+        slot.blanks = side.blanks
+        memcpy(slot.counts, counts, sizeof(counts))
+        slot.n = 0
+        for j in range(self.root_n[me]):
+            if (self.root_letters[me][j] & ~have == 0
+                    and fits(&self.root_moves[me][j], side)):
+                slot.plays[slot.n] = <int32_t>j
+                slot.n += 1
+        self.fits_used[me] += 1
+        return slot
+
+    cdef void refresh_dirty(self, int k, int r) noexcept nogil:
+        """A line's ``line_dirty``: whether what its plays depend on but the rack (its tiles,
+        their values (0 for a blank), cross-checks, cross words' values and anchors: no other
+        line's, a neighbour tile showing in the cross word's value) differs from the root
+        board's (always, on an empty board: no root plays)."""
+        cdef const Dir* d = &self.dirs[k]
+        cdef const Dir* root = &self.root_dirs[k]
+        cdef int L = d.length, line = k * MAX_SIDE + r
+        self.line_dirty_ok[line] = True
+        self.line_dirty[line] = self.empty_root or not (
+            memcmp(&d.tile[r * L], &root.tile[r * L], L * sizeof(int)) == 0
+            and memcmp(&d.tile_value[r * L], &root.tile_value[r * L], L * sizeof(int)) == 0
+            and memcmp(&d.allowed[r * L], &root.allowed[r * L], L * sizeof(uint64_t)) == 0
+            and memcmp(&d.cross_value[r * L], &root.cross_value[r * L], L * sizeof(int)) == 0
+            and memcmp(&d.anchor[r * L], &root.anchor[r * L], L) == 0
+        )
+
+    cdef uint64_t line_hash(self, const Side* side, int k, int r) noexcept nogil:
+        """A hash of what the plays of line ``r`` of direction ``k`` depend on for the rack
+        ``side`` (see refresh_dirty): the line's part kept in ``line_key`` while it holds."""
+        cdef const Dir* d = &self.dirs[k]
+        cdef int L = d.length, line = k * MAX_SIDE + r, c, i
+        cdef uint64_t h = mix(<uint64_t>line), word
+        if self.line_key_ok[line]:
+            return mix(self.line_key[line] ^ side.hash)
+        for c in range(L):
+            i = r * L + c
+            word = d.allowed[i] ^ (
+                (<uint64_t><uint32_t>d.tile[i] | (<uint64_t><uint32_t>d.cross_value[i] << 32))
+                * 0xBF58476D1CE4E5B9ULL
+            ) ^ ((<uint64_t><uint32_t>d.tile_value[i] * 256 + d.anchor[i]) * 0x94D049BB133111EBULL)
+            h = (h ^ word) * 0x9E3779B97F4A7C15ULL
+            h ^= h >> 32
+        self.line_key[line] = h
+        self.line_key_ok[line] = True
+        return mix(h ^ side.hash)
+
+    cdef LinePlays* find_line(self, const Side* side, int k, int r, uint64_t h) noexcept nogil:
+        """The kept plays of line ``r`` of direction ``k`` for the rack ``side`` (``h``: its
+        line_hash), or NULL. An entry holds, after its header, the rack's counts, then the
+        line's cross-checks, tiles, tile values, cross words' values and anchors as ``dirs``
+        holds them."""
+        cdef const Dir* d = &self.dirs[k]
+        cdef int L = d.length, line = k * MAX_SIDE + r, at
+        cdef int64_t i = <int64_t>(h & <uint64_t>self.lines_mask)
+        cdef LinePlays* entry
+        cdef const uint8_t* state
+        while self.lines[i].entry != NULL:
+            if self.lines[i].hash != h:
+                i = (i + 1) & self.lines_mask
+                continue
+            entry = self.lines[i].entry
+            state = <const uint8_t*>entry + sizeof(LinePlays)
+            at = (self.n_letters * sizeof(int) + 7) & ~7
+            if (entry.line == line and entry.blanks == side.blanks
+                    and memcmp(state, side.counts, self.n_letters * sizeof(int)) == 0
+                    and memcmp(&state[at], &d.allowed[r * L], L * sizeof(uint64_t)) == 0
+                    and memcmp(&state[at + 8 * L], &d.tile[r * L], L * sizeof(int)) == 0
+                    and memcmp(&state[at + 12 * L], &d.tile_value[r * L], L * sizeof(int)) == 0
+                    and memcmp(&state[at + 16 * L], &d.cross_value[r * L], L * sizeof(int)) == 0
+                    and memcmp(&state[at + 20 * L], &d.anchor[r * L], L) == 0):
+                return entry
+            i = (i + 1) & self.lines_mask
+        return NULL
+
+    cdef bint keep_line(self, const Side* side, int k, int r, const Gen* g) noexcept nogil:
+        """Keep the plays just generated (``g.out``, as EMoves in ``scratch``) of line ``r`` of
+        direction ``k``, in search order; False if out of memory."""
+        cdef const Dir* d = &self.dirs[k]
+        cdef int L = d.length, at = (self.n_letters * sizeof(int) + 7) & ~7
+        cdef int size = (at + 20 * L + L + 7) & ~7
+        cdef int64_t i, n = 0, line = k * MAX_SIDE + r, j
+        cdef LinePlays* entry
+        cdef LineSlot* table
+        cdef uint64_t h
+        cdef EMove* moves
+        cdef uint8_t* state
+        for i in range(g.n):
+            if line_index(&g.out[i]) == line:
+                n += 1
+        entry = <LinePlays*>calloc(1, sizeof(LinePlays) + size + n * sizeof(EMove))
+        if entry == NULL:
+            return False
+        entry.size = size
+        entry.n = <int32_t>n
+        entry.line = <int32_t>line
+        entry.blanks = side.blanks
+        state = <uint8_t*>entry + sizeof(LinePlays)
+        memcpy(state, side.counts, self.n_letters * sizeof(int))
+        memcpy(&state[at], &d.allowed[r * L], L * sizeof(uint64_t))
+        memcpy(&state[at + 8 * L], &d.tile[r * L], L * sizeof(int))
+        memcpy(&state[at + 12 * L], &d.tile_value[r * L], L * sizeof(int))
+        memcpy(&state[at + 16 * L], &d.cross_value[r * L], L * sizeof(int))
+        memcpy(&state[at + 20 * L], &d.anchor[r * L], L)
+        moves = line_moves(entry)
+        n = 0
+        for i in range(g.n):  # in search order (``ranked`` is free until generate merges)
+            if line_index(&g.out[i]) == line:
+                self.ranked[n].move = &self.scratch[i]
+                self.ranked[n].key = self.scratch[i].key
+                self.ranked[n].order = search_order(&self.scratch[i], side)
+                n += 1
+        sort_ranked(self.ranked, &self.ranked[n], n)
+        for i in range(n):
+            moves[i] = self.ranked[i].move[0]
+        if 2 * (self.lines_used + 1) > self.lines_mask + 1:
+            table = <LineSlot*>table_alloc(2 * (self.lines_mask + 1) * sizeof(LineSlot))
+            if table == NULL:
+                free(entry)
+                return False
+            for i in range(self.lines_mask + 1):
+                if self.lines[i].entry != NULL:
+                    j = <int64_t>(self.lines[i].hash & <uint64_t>(2 * self.lines_mask + 1))
+                    while table[j].entry != NULL:
+                        j = (j + 1) & (2 * self.lines_mask + 1)
+                    table[j] = self.lines[i]
+            free(self.lines)
+            self.lines = table
+            self.lines_mask = 2 * self.lines_mask + 1
+        h = self.line_hash(side, k, r)
+        i = <int64_t>(h & <uint64_t>self.lines_mask)
+        while self.lines[i].entry != NULL:
+            i = (i + 1) & self.lines_mask
+        self.lines[i].hash = h
+        self.lines[i].entry = entry
+        self.lines_used += 1
+        self.line_bytes += sizeof(LinePlays) + size + n * sizeof(EMove)
         return True
 
     cdef bint root_plays(self, int me) noexcept nogil:
-        """``me``'s plays on the root board with the root rack, grouped by line; False if out
-        of memory."""
+        """``me``'s plays on the root board with the root rack, in search order without the
+        play-outs' raise (score plus 3 points a tile placed, then key), each with its line and
+        the letters it takes; False if out of memory."""
         cdef Gen g
         cdef uint8_t every_line[2 * MAX_SIDE]
-        cdef int32_t* starts = self.root_line_start[me]
-        cdef int64_t i, line
+        cdef int64_t i, k
         cdef EMove* moves
+        cdef Ranked* ranked
+        cdef const EMove** kept
         memset(every_line, 1, sizeof(every_line))
         if not self.run_generator(self.root_dirs, &self.root_sides[me], every_line, &g):
             return False
         moves = <EMove*>malloc((g.n + 1) * sizeof(EMove))
-        if moves == NULL:
-            free(g.out)
+        ranked = <Ranked*>malloc(2 * (g.n + 1) * sizeof(Ranked))
+        self.root_moves[me] = <EMove*>malloc((g.n + 1) * sizeof(EMove))
+        self.root_line[me] = <uint8_t*>malloc(g.n + 1)
+        self.root_letters[me] = <uint64_t*>malloc((g.n + 1) * sizeof(uint64_t))
+        if 2 * (g.n + 1) > self.kept_cap:
+            kept = <const EMove**>realloc(self.kept, 2 * (g.n + 1) * sizeof(EMove*))
+            if kept != NULL:
+                self.kept = kept
+                self.kept_cap = 2 * (g.n + 1)
+        if (moves == NULL or ranked == NULL or self.root_moves[me] == NULL
+                or self.root_line[me] == NULL or self.root_letters[me] == NULL
+                or self.kept_cap < 2 * (g.n + 1)):
+            free(moves)
+            free(ranked)
             return False
-        memset(starts, 0, (2 * MAX_SIDE + 1) * sizeof(int32_t))
-        for i in range(g.n):  # a counting sort by line
-            line = line_index(&g.out[i])
-            starts[line + 1] += 1
-        for i in range(2 * MAX_SIDE):
-            starts[i + 1] += starts[i]
         for i in range(g.n):
-            line = line_index(&g.out[i])
-            to_emove(&g.out[i], &moves[starts[line]], self.root_tiles, self.cols)
-            starts[line] += 1
-        for i in range(2 * MAX_SIDE, 0, -1):  # back to each line's first play
-            starts[i] = starts[i - 1]
-        starts[0] = 0
-        free(g.out)
-        self.root_moves[me] = moves
+            to_emove(&g.out[i], &moves[i], self.root_tiles, self.cols)
+            ranked[i].move = &moves[i]
+            ranked[i].key = moves[i].key
+            ranked[i].order = base_order(&moves[i])
+        sort_ranked(ranked, &ranked[g.n], g.n)
+        for i in range(g.n):
+            self.root_moves[me][i] = ranked[i].move[0]
+            self.root_line[me][i] = line_index(&g.out[ranked[i].move - moves])
+        for i in range(g.n):
+            self.root_letters[me][i] = 0
+            for k in range(self.root_moves[me][i].count):
+                if self.root_moves[me][i].code[k] < BLANK_CODE:
+                    self.root_letters[me][i] |= (<uint64_t>1) << self.root_moves[me][i].code[k]
+        self.root_n[me] = g.n
+        free(moves)
+        free(ranked)
         self.root_ready[me] = True
         return True
 
@@ -1828,8 +2322,8 @@ cdef class EndgameSearch:
         self, Dir* dirs, const Side* side, const uint8_t* lines, Gen* g
     ) noexcept nogil:
         """lexforge.scrabble's generator over ``dirs`` for ``side``'s rack, on the anchors of
-        the lines flagged in ``lines`` (index direction * MAX_SIDE + line): ``g.out[:g.n]``,
-        for the caller to free. False (nothing to free) if out of memory."""
+        the lines flagged in ``lines`` (index direction * MAX_SIDE + line): ``g.out[:g.n]``
+        (the search's buffers, valid until the next run). False if out of memory."""
         cdef int i, k, r, c
         cdef int n_anchors = 0
         cdef Anchor* anchors = self.anchors
@@ -1844,6 +2338,8 @@ cdef class EndgameSearch:
                         anchors[n_anchors].col = c
                         n_anchors += 1
         memset(g, 0, sizeof(Gen))
+        if n_anchors == 0:
+            return True
         memcpy(g.values, self.values, sizeof(g.values))
         for i in range(self.n_letters):
             g.counts[i] = side.counts[i]
@@ -1862,21 +2358,22 @@ cdef class EndgameSearch:
         g.rack_size = self.rack_size
         g.bingo = self.bingo
         g.lefts_depth = -1
-        g.cap = 256
-        g.out = <Rec*>malloc(g.cap * sizeof(Rec))
+        g.lefts, g.lefts_cap = self.gen_lefts, self.gen_lefts_cap
+        g.out, g.cap = self.gen_out, self.gen_cap
         if g.out == NULL:
-            return False
+            g.out = <Rec*>malloc(256 * sizeof(Rec))
+            if g.out == NULL:
+                return False
+            g.cap = 256
         for i in range(n_anchors):
             if g.failed:
                 break
             g.across = anchors[i].across
             g.dir = &dirs[0 if g.across else 1]
             search_anchor(g, anchors[i].line, anchors[i].col, side.tiles, NULL)
-        free(g.lefts)
-        if g.failed:
-            free(g.out)
-            return False
-        return True
+        self.gen_lefts, self.gen_lefts_cap = g.lefts, g.lefts_cap
+        self.gen_out, self.gen_cap = g.out, g.cap
+        return not g.failed
 
     def line(self, int scoreless):
         """The best line, read from the table's best turns: per turn, None for a pass, else
@@ -1948,7 +2445,6 @@ cdef void to_emove(const Rec* rec, EMove* move, const uint8_t* tiles, int cols) 
     """A generator record as the search's play, read on the board ``tiles`` it was found on."""
     cdef int j, k = 0, square = rec.row * cols + rec.col, step = 1 if rec.across else cols
     move.score = rec.score
-    move.order = 0
     move.row = rec.row
     move.col = rec.col
     move.across = rec.across
@@ -1980,6 +2476,20 @@ cdef inline bint fits(const EMove* move, const Side* side) noexcept nogil:
         if copies > held:
             return False
     return True
+
+
+cdef void* table_alloc(size_t size) noexcept nogil:
+    """Zeroed memory for a hash table (NULL if none): from 2 MB up, on huge pages where the
+    system gives them on request (a probe anywhere in a table of tens of MB then misses the
+    TLB far less often). ``free`` releases it."""
+    cdef void* memory = NULL
+    if size < HUGE_PAGE:
+        return calloc(1, size)
+    if posix_memalign(&memory, HUGE_PAGE, size) != 0:
+        return NULL
+    madvise(memory, size, MADV_HUGEPAGE)
+    memset(memory, 0, size)
+    return memory
 
 
 cdef double now() noexcept nogil:
