@@ -32,10 +32,11 @@ jvc56/MAGPIE pull request 479): a stuck rack would otherwise halve the horizon, 
 scoreless turns still end a chain of such passes. Each search after the first tries a window of
 ±5 points around the previous one's value first (an aspiration window), and searches again with
 the full window when the value falls outside it (on the 7-vs-7 endgames of the bench: 30 % less
-time on one, within 5 % on the others). Each side's plays are generated once on the root board;
-at every position, the plays of a line (row or column) whose tiles, neighbour lines' tiles,
-cross-checks and anchors are still those of the root board are the root plays whose tiles the
-rack still holds, and the generator runs only on the other lines. A search that met no horizon
+time on one, within 5 % on the others). A line's plays (row or column) depend only on the rack
+and the line's own squares (tiles, cross-checks, cross words' values, anchors): each side's plays
+are generated once on the root board, a line still as it was there takes the root plays the rack
+still holds, another line's plays are kept by its squares and the rack once generated, and the
+generator runs only on the lines not met before with that rack. A search that met no horizon
 is exact, and says so. ``lexforge.reference.endgame_value`` is the plain minimax it is tested
 against.
 """
