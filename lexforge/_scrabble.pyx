@@ -51,8 +51,14 @@ cdef extern from *:
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memory, size_t alignment, size_t size)
 
-cdef extern from "<sys/mman.h>" nogil:
-    int madvise(void* address, size_t length, int advice)
+cdef extern from *:
+    """
+    #include <sys/mman.h>
+    #ifndef MADV_HUGEPAGE  /* not Linux: no huge pages to ask for, the memory as it comes */
+    #define MADV_HUGEPAGE MADV_NORMAL
+    #endif
+    """
+    int madvise(void* address, size_t length, int advice) nogil
     int MADV_HUGEPAGE
 
 cdef enum:
