@@ -1258,6 +1258,38 @@ cdef struct MoveSet:  # the plays of one rack on one board, in search order
     int32_t n
 
 
+cdef struct Arena:  # memory handed out in order and freed all at once: the kept plays
+    char* chunk  # the current chunk; its first bytes point to the chunk before it
+    size_t used, size
+
+
+cdef void* arena_alloc(Arena* arena, size_t size) noexcept nogil:
+    """``size`` bytes (8-aligned) from the arena, in a new chunk of at least 1 MB when the
+    current one is full; NULL if out of memory."""
+    cdef char* chunk
+    cdef size_t capacity
+    size = (size + 7) & ~(<size_t>7)
+    if arena.chunk == NULL or arena.used + size > arena.size:
+        capacity = max(<size_t>(1 << 20), size + 8)
+        chunk = <char*>malloc(capacity)
+        if chunk == NULL:
+            return NULL
+        (<char**>chunk)[0] = arena.chunk
+        arena.chunk, arena.used, arena.size = chunk, 8, capacity
+    arena.used += size
+    return arena.chunk + arena.used - size
+
+
+cdef void arena_clear(Arena* arena) noexcept nogil:
+    """Free every chunk."""
+    cdef char* before
+    while arena.chunk != NULL:
+        before = (<char**>arena.chunk)[0]
+        free(arena.chunk)
+        arena.chunk = before
+    arena.used = arena.size = 0
+
+
 cdef struct Entry:  # the transposition table's record of a position
     uint64_t key
     int32_t lower, upper
@@ -1412,6 +1444,7 @@ cdef class EndgameSearch:
     cdef Entry* table
     cdef int64_t table_mask, table_used
     cdef MoveSet* sets
+    cdef Arena set_memory  # the kept sets' plays
     cdef int64_t sets_mask, sets_used, set_bytes
     cdef int64_t max_set_bytes
     cdef public int64_t positions
@@ -1429,6 +1462,7 @@ cdef class EndgameSearch:
     # rack (see find_line): an open-addressing table, lines_mask + 1 slots, half full at most.
     cdef LineSlot* lines
     cdef int64_t lines_mask, lines_used, line_bytes, max_line_bytes
+    cdef Arena line_memory  # the kept lines' entries
     cdef uint64_t line_key[2 * MAX_SIDE]  # per line, a hash of what its plays depend on…
     cdef uint8_t line_key_ok[2 * MAX_SIDE]  # …when up to date (see line_hash, update_dirs)
     cdef uint8_t line_dirty[2 * MAX_SIDE]  # whether its plays are not the root plays…
@@ -1545,11 +1579,9 @@ cdef class EndgameSearch:
     def __dealloc__(self) -> None:
         cdef int k
         cdef int64_t i
-        self.clear_sets()
-        if self.lines != NULL:
-            for i in range(self.lines_mask + 1):
-                free(self.lines[i].entry)
-            free(self.lines)
+        arena_clear(&self.set_memory)
+        arena_clear(&self.line_memory)
+        free(self.lines)
         free(self.sets)
         free(self.table)
         free(self.dirs)
@@ -1571,13 +1603,9 @@ cdef class EndgameSearch:
         free(self.gen_lefts)
 
     cdef void clear_sets(self) noexcept nogil:
-        cdef int64_t i
-        if self.sets == NULL:
-            return
-        for i in range(self.sets_mask + 1):
-            if self.sets[i].key != NO_KEY:
-                free(self.sets[i].moves)
-                self.sets[i].key = NO_KEY
+        arena_clear(&self.set_memory)
+        if self.sets != NULL:
+            memset(self.sets, 0, (self.sets_mask + 1) * sizeof(MoveSet))
         self.sets_used = 0
         self.set_bytes = 0
 
@@ -1908,15 +1936,14 @@ cdef class EndgameSearch:
             out[0] = self.sets[i]
             owned[0] = False
             return True
-        if not self.generate(me, out):
+        # Plays to keep come from the arena; past the memory for kept plays, a position's
+        # plays are the caller's to free.
+        owned[0] = self.set_bytes > self.max_set_bytes
+        if not self.generate(me, out, owned[0]):
             return False
         out.key = key
-        if self.set_bytes > self.max_set_bytes:
-            owned[0] = True
-            return True
-        if 2 * (self.sets_used + 1) > self.sets_mask + 1 and not self.grow_sets():
-            owned[0] = True
-            return True
+        if owned[0] or (2 * (self.sets_used + 1) > self.sets_mask + 1 and not self.grow_sets()):
+            return True  # (plays from the arena that find no slot go with the arena)
         i = <int64_t>(key & <uint64_t>self.sets_mask)
         while self.sets[i].key != NO_KEY:
             i = (i + 1) & self.sets_mask
@@ -1943,10 +1970,11 @@ cdef class EndgameSearch:
         free(old)
         return True
 
-    cdef bint generate(self, int me, MoveSet* out) noexcept nogil:
+    cdef bint generate(self, int me, MoveSet* out, bint owned) noexcept nogil:
         """Every play of ``me``'s rack on the current board, ordered for the search (see
         ``search_order``; the play-outs' order by score with the other's rack twice is the
-        same, the other's rack being the same for all).
+        same, the other's rack being the same for all): in memory of their own when ``owned``
+        (the caller frees it), else from the arena of kept plays.
 
         A line's plays (row or column) depend on nothing but the rack and the line's tiles,
         cross-checks, cross words' values and anchors (a neighbour tile shows in the cross
@@ -2070,7 +2098,10 @@ cdef class EndgameSearch:
                 m += p
         # Both lists merged by order, then key (distinct plays' keys differ).
         out.n = <int32_t>(n_ranked + m)
-        out.moves = <EMove*>malloc((n_ranked + m + 1) * sizeof(EMove))
+        if owned:
+            out.moves = <EMove*>malloc((n_ranked + m + 1) * sizeof(EMove))
+        else:
+            out.moves = <EMove*>arena_alloc(&self.set_memory, (n_ranked + m + 1) * sizeof(EMove))
         if out.moves == NULL:
             return False
         i = j = n = 0
@@ -2218,6 +2249,7 @@ cdef class EndgameSearch:
         cdef int L = d.length, at = (self.n_letters * sizeof(int) + 7) & ~7
         cdef int size = (at + 20 * L + L + 7) & ~7
         cdef int64_t i, n = 0, line = k * MAX_SIDE + r, j
+        cdef size_t bytes_needed
         cdef LinePlays* entry
         cdef LineSlot* table
         cdef uint64_t h
@@ -2226,9 +2258,11 @@ cdef class EndgameSearch:
         for i in range(g.n):
             if line_index(&g.out[i]) == line:
                 n += 1
-        entry = <LinePlays*>calloc(1, sizeof(LinePlays) + size + n * sizeof(EMove))
+        bytes_needed = sizeof(LinePlays) + size + n * sizeof(EMove)
+        entry = <LinePlays*>arena_alloc(&self.line_memory, bytes_needed)
         if entry == NULL:
             return False
+        memset(entry, 0, bytes_needed)
         entry.size = size
         entry.n = <int32_t>n
         entry.line = <int32_t>line
@@ -2254,8 +2288,7 @@ cdef class EndgameSearch:
         if 2 * (self.lines_used + 1) > self.lines_mask + 1:
             table = <LineSlot*>table_alloc(2 * (self.lines_mask + 1) * sizeof(LineSlot))
             if table == NULL:
-                free(entry)
-                return False
+                return False  # (the entry goes with the arena)
             for i in range(self.lines_mask + 1):
                 if self.lines[i].entry != NULL:
                     j = <int64_t>(self.lines[i].hash & <uint64_t>(2 * self.lines_mask + 1))
@@ -2272,7 +2305,7 @@ cdef class EndgameSearch:
         self.lines[i].hash = h
         self.lines[i].entry = entry
         self.lines_used += 1
-        self.line_bytes += sizeof(LinePlays) + size + n * sizeof(EMove)
+        self.line_bytes += bytes_needed
         return True
 
     cdef bint root_plays(self, int me) noexcept nogil:
