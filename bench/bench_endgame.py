@@ -31,7 +31,7 @@ import argparse
 import statistics
 import time
 
-from lexforge import _scrabble, endgame, scrabble
+from lexforge import endgame
 from lexforge.game import Game, play_game
 from lexforge.lexicon import Lexicon
 from lexforge.players import Greedy
@@ -67,13 +67,7 @@ def first_endgame(lexicon: Lexicon, seed: int, full: bool = False) -> tuple | No
 def fixed_depth(lexicon: Lexicon, position: tuple, depth: int) -> tuple[int, int]:
     """(value, positions) of one search ``depth`` turns deep from a fresh search object, as
     lexforge.endgame.solve builds it."""
-    board, rack, other = position
-    search = _scrabble.EndgameSearch(
-        *scrabble.board_arrays(lexicon, board),
-        lexicon.language.rack_size,
-        lexicon.language.bingo_bonus,
-        [scrabble.rack_counts(lexicon, rack), scrabble.rack_counts(lexicon, other)],
-    )
+    search = endgame.new_search(lexicon, *position)
     value, _ = search.search(depth, 0, None, None)
     return value, search.positions
 

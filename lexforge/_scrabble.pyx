@@ -1319,6 +1319,13 @@ cdef inline int line_index(const Rec* rec) noexcept nogil:
     return rec.row if rec.across else MAX_SIDE + rec.col
 
 
+cdef inline void rank(Ranked* ranked, const EMove* move, int32_t order) noexcept nogil:
+    """Set ``ranked`` to the play ``move`` with its search order."""
+    ranked.move = move
+    ranked.key = move.key
+    ranked.order = order
+
+
 cdef inline bint ranked_before(const Ranked* x, const Ranked* y) noexcept nogil:
     """Whether ``x`` is searched before ``y``: the higher order, then the lower key."""
     return x.order > y.order or (x.order == y.order and x.key < y.key)
@@ -1886,8 +1893,6 @@ cdef class EndgameSearch:
                 self.filled[s] = self.tiles[s]
                 self.filled_blank[s] = self.blank[s]
                 row, col = s // self.cols, s % self.cols
-                self.line_key_ok[row] = self.line_key_ok[MAX_SIDE + col] = 0
-                self.line_dirty_ok[row] = self.line_dirty_ok[MAX_SIDE + col] = 0
                 for k in range(2):
                     d = &self.dirs[k]
                     i = (row * d.length + col) if k == 0 else (col * d.length + row)
@@ -1993,7 +1998,7 @@ cdef class EndgameSearch:
         cdef const EMove* root
         cdef Ranked* ranked
         cdef int64_t j, m, p, n_found, n_ranked
-        cdef int32_t order
+        cdef Ranked root_ranked  # a root play the position keeps, ranked to be merged
         cdef RackFit* fit
         cdef LinePlays* found[2 * MAX_SIDE]
         cdef uint64_t hashes[2 * MAX_SIDE]
@@ -2053,9 +2058,7 @@ cdef class EndgameSearch:
         # sorted runs, merged.
         ranked = self.ranked
         for i in range(g.n):
-            ranked[i].move = &self.scratch[i]
-            ranked[i].key = self.scratch[i].key
-            ranked[i].order = search_order(&self.scratch[i], side)
+            rank(&ranked[i], &self.scratch[i], search_order(&self.scratch[i], side))
         sort_ranked(ranked, &ranked[g.n], g.n)
         n = g.n
         starts[0] = 0
@@ -2067,9 +2070,7 @@ cdef class EndgameSearch:
                     n_runs += 1
                     root = line_moves(found[k * MAX_SIDE + r])
                     for i in range(found[k * MAX_SIDE + r].n):
-                        ranked[n].move = &root[i]
-                        ranked[n].key = root[i].key
-                        ranked[n].order = search_order(&root[i], side)
+                        rank(&ranked[n], &root[i], search_order(&root[i], side))
                         n += 1
         starts[n_runs] = n
         merge_runs(ranked, &ranked[n], starts, n_runs)
@@ -2106,10 +2107,8 @@ cdef class EndgameSearch:
             return False
         i = j = n = 0
         while i < m and j < n_ranked:
-            order = search_order(self.kept[i], side)
-            if order > ranked[j].order or (
-                order == ranked[j].order and self.kept[i].key < ranked[j].key
-            ):
+            rank(&root_ranked, self.kept[i], search_order(self.kept[i], side))
+            if ranked_before(&root_ranked, &ranked[j]):
                 out.moves[n] = self.kept[i][0]
                 i += 1
             else:
@@ -2278,9 +2277,7 @@ cdef class EndgameSearch:
         n = 0
         for i in range(g.n):  # in search order (``ranked`` is free until generate merges)
             if line_index(&g.out[i]) == line:
-                self.ranked[n].move = &self.scratch[i]
-                self.ranked[n].key = self.scratch[i].key
-                self.ranked[n].order = search_order(&self.scratch[i], side)
+                rank(&self.ranked[n], &self.scratch[i], search_order(&self.scratch[i], side))
                 n += 1
         sort_ranked(self.ranked, &self.ranked[n], n)
         for i in range(n):
@@ -2339,9 +2336,7 @@ cdef class EndgameSearch:
             return False
         for i in range(g.n):
             to_emove(&g.out[i], &moves[i], self.root_tiles, self.cols)
-            ranked[i].move = &moves[i]
-            ranked[i].key = moves[i].key
-            ranked[i].order = base_order(&moves[i])
+            rank(&ranked[i], &moves[i], base_order(&moves[i]))
         sort_ranked(ranked, &ranked[g.n], g.n)
         for i in range(g.n):
             self.root_moves[me][i] = ranked[i].move[0]

@@ -74,6 +74,22 @@ def rack_points(rack: str, language: Language) -> int:
     return sum(values.get(tile, 0) for tile in rack if tile != BLANK)
 
 
+def new_search(
+    lexicon: Lexicon, board: Board, rack: str, other: str, **options: int
+) -> _scrabble.EndgameSearch:
+    """The compiled search of the endgame of ``rack`` (to move) against ``other`` on
+    ``board``, as ``solve`` runs it (``options``: ``EndgameSearch``'s own, e.g.
+    ``max_set_bytes``)."""
+    language = lexicon.language
+    return _scrabble.EndgameSearch(
+        *scrabble.board_arrays(lexicon, board),
+        language.rack_size,
+        language.bingo_bonus,
+        [scrabble.rack_counts(lexicon, rack), scrabble.rack_counts(lexicon, other)],
+        **options,
+    )
+
+
 def solve(
     lexicon: Lexicon,
     board: Board,
@@ -88,13 +104,7 @@ def solve(
     ``scrabble.generate`` takes them), ``scoreless`` turns in a row having passed without a
     score. ``seconds`` or ``max_positions`` bound the search (``max_positions`` keeps it
     deterministic); without either it runs to the exact answer."""
-    language = lexicon.language
-    search = _scrabble.EndgameSearch(
-        *scrabble.board_arrays(lexicon, board),
-        language.rack_size,
-        language.bingo_bonus,
-        [scrabble.rack_counts(lexicon, rack), scrabble.rack_counts(lexicon, other)],
-    )
+    search = new_search(lexicon, board, rack, other)
     deadline = None if seconds is None else time.monotonic() + seconds
     best: Endgame | None = None
     depth = 1

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lexforge import _scrabble, endgame, gcg, reference, scrabble
+from lexforge import endgame, gcg, reference, scrabble
 from lexforge.game import new_bag, play_game
 from lexforge.leaves import LeaveTable
 from lexforge.lexicon import Lexicon
@@ -266,13 +266,10 @@ def test_plays_past_their_memory_are_generated_again_to_the_same_search(build_di
     for that visit only and freed after it: the search meets the same positions and values as
     with the plays kept."""
     lexicon = Lexicon.open(build_dir / "stage" / "en")
-    board, rack, other = full_endgame(lexicon, 8)
-    language = lexicon.language
-    racks = [scrabble.rack_counts(lexicon, rack), scrabble.rack_counts(lexicon, other)]
-    arguments = (*scrabble.board_arrays(lexicon, board), language.rack_size, language.bingo_bonus)
+    position = full_endgame(lexicon, 8)
     searched = []
     for memory in (512 << 20, 4096):
-        search = _scrabble.EndgameSearch(*arguments, racks, memory)
+        search = endgame.new_search(lexicon, *position, max_set_bytes=memory)
         values = [search.search(depth, 0, None, None) for depth in (1, 2, 4)]
         searched.append((values, search.positions))
     assert searched[0] == searched[1]
