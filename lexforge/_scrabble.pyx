@@ -60,6 +60,10 @@ cdef extern from *:
     """
     int madvise(void* address, size_t length, int advice) nogil
     int MADV_HUGEPAGE
+    void* mmap(void* address, size_t length, int prot, int flags, int fd, long offset) nogil
+    int munmap(void* address, size_t length) nogil
+    int PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS
+    void* MAP_FAILED
 
 cdef extern from *:
     """
@@ -1313,6 +1317,7 @@ cdef struct Found:  # a slot as read: the key it holds (NO_KEY: empty) and its r
     int32_t lower, upper
     int32_t depth  # searched that many turns deep; COMPLETE: to the end of every line
     int32_t best  # the best turn's index in the position's MoveSet, PASS, or NO_TURN
+    bint helped  # the best turn is a helper thread's (EndgameSearch.perturb)
 
 
 cdef enum:
@@ -1327,15 +1332,16 @@ cdef inline void read_slot(const Entry* slot, Found* found) noexcept nogil:
     found.key = check ^ bounds ^ more
     found.lower = <int32_t><uint32_t>bounds
     found.upper = <int32_t><uint32_t>(bounds >> 32)
-    found.depth = <int32_t><uint32_t>more
+    found.depth = <int32_t>(more & 0xFFFF)
+    found.helped = (more >> 16) & 1
     found.best = <int32_t><uint32_t>(more >> 32)
 
 
 cdef inline void write_slot(Entry* slot, uint64_t key, int lower, int upper, int depth,
-                            int best) noexcept nogil:
+                            int best, bint helped) noexcept nogil:
     """Write a position's record into ``slot``, word by word."""
     cdef uint64_t bounds = <uint64_t><uint32_t>lower | (<uint64_t><uint32_t>upper) << 32
-    cdef uint64_t more = <uint64_t><uint32_t>depth | (<uint64_t><uint32_t>best) << 32
+    cdef uint64_t more = <uint64_t>depth | (<uint64_t>helped) << 16 | (<uint64_t><uint32_t>best) << 32
     store_word(&slot.bounds, bounds)
     store_word(&slot.more, more)
     store_word(&slot.check, key ^ bounds ^ more)
@@ -1349,19 +1355,27 @@ cdef class EndgameTable:
     cdef Entry* slots
     cdef int64_t mask
     cdef int stopped
+    cdef int round  # the main search's current search: a helper's search of another stops
 
     def __cinit__(self, int64_t size_bytes) -> None:
         """A table of at most ``size_bytes`` (a power of two slots, at least one bucket)."""
         cdef int64_t n = BUCKET
+        cdef void* memory
         while 2 * n * <int64_t>sizeof(Entry) <= size_bytes:
             n *= 2
-        self.slots = <Entry*>table_alloc(n * sizeof(Entry))
-        if self.slots == NULL:
+        # Zeroed pages mapped as the search first touches them (on huge pages where the system
+        # gives them on request): no time spent up front on memory a short search never uses.
+        memory = mmap(NULL, n * sizeof(Entry), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if memory == MAP_FAILED:
             raise MemoryError()
+        madvise(memory, n * sizeof(Entry), MADV_HUGEPAGE)
+        self.slots = <Entry*>memory
         self.mask = n - 1
 
     def __dealloc__(self) -> None:
-        free(self.slots)
+        if self.slots != NULL:
+            munmap(self.slots, (self.mask + 1) * sizeof(Entry))
 
     @property
     def size_bytes(self) -> int:
@@ -1371,6 +1385,12 @@ cdef class EndgameTable:
     def stop(self) -> None:
         """Stop every search on the table (their ``search`` returns None)."""
         store_flag(&self.stopped, 1)
+
+    def next_round(self) -> int:
+        """Begin the main search's next search: the helpers' searches of the previous one stop
+        (``EndgameSearch.search`` with ``round``); its number."""
+        store_flag(&self.round, self.round + 1)
+        return self.round
 
 
 cdef inline uint64_t tile_key(int square, int code) noexcept nogil:
@@ -1528,6 +1548,9 @@ cdef class EndgameSearch:
     cdef int64_t table_mask, table_used
     cdef EndgameTable shared  # the shared table, or None
     cdef int* stopped  # the shared table's flag (NULL: none)
+    cdef int* table_round  # the shared table's round…
+    cdef int round  # …while the search's is this one (-1: any)
+    cdef int root_depth  # the search's depth
     cdef MoveSet* sets
     cdef Arena set_memory  # the kept sets' plays
     cdef int64_t sets_mask, sets_used, set_bytes
@@ -1566,6 +1589,11 @@ cdef class EndgameSearch:
     cdef Py_ssize_t gen_cap, gen_lefts_cap
     cdef double deadline
     cdef bint aborted
+    # A helper thread's search (lexforge.endgame.solve with threads) sets ``perturb`` to its
+    # number (1…threads - 1): its root's plays after the first are then searched in reverse
+    # order from its own share of them, so that the threads prove different plays worse
+    # (see helper_turn). 0: the main search, its plays in order.
+    cdef public int perturb, threads
 
     def __cinit__(
         self,
@@ -1657,6 +1685,7 @@ cdef class EndgameSearch:
             self.table = table.slots
             self.table_mask = table.mask
             self.stopped = &table.stopped
+            self.table_round = &table.round
         self.lines_mask = (1 << 12) - 1
         self.lines = <LineSlot*>table_alloc((self.lines_mask + 1) * sizeof(LineSlot))
         if self.lines == NULL:
@@ -1704,12 +1733,16 @@ cdef class EndgameSearch:
         self.set_bytes = 0
 
     def search(self, int depth, int scoreless, max_positions, seconds, int alpha=-INFINITE,
-               int beta=INFINITE):
+               int beta=INFINITE, int round=-1):
         """The mover's value searched ``depth`` turns deep within (alpha, beta) (outside it,
         a bound), and whether no line met the horizon; None when the budget ran out first
-        (positions counted over every search of this object, ``seconds`` from now)."""
+        (positions counted over every search of this object, ``seconds`` from now), the
+        shared table stopped, or its round (``EndgameTable.next_round``) is no longer
+        ``round`` (-1: any)."""
         cdef bint complete = True
         cdef int value
+        self.round = round
+        self.root_depth = depth
         self.max_positions = -1 if max_positions is None else max_positions
         self.deadline = -1 if seconds is None else now() + seconds
         self.aborted = False
@@ -1728,6 +1761,14 @@ cdef class EndgameSearch:
         h ^= mix(self.sides[me].hash ^ 0x1234567)
         h ^= mix(self.sides[1 - me].hash ^ 0x7654321)
         return h if h != NO_KEY else 1
+
+    cdef inline int helper_turn(self, int k, int n) noexcept nogil:
+        """A helper's ``k``-th play at the root (0 < k < n): the plays after the first in
+        reverse order, from the end for the first helper, from a later helper's share of them
+        on for the others (the main search takes them in order from the first on)."""
+        cdef int m = n - 1
+        cdef int offset = (self.perturb - 1) * m // max(self.threads - 1, 1)
+        return 1 + ((m - k) - offset + m) % m
 
     cdef Entry* probe(self, uint64_t key, Found* found) noexcept nogil:
         """The table's slot for ``key``, read into ``found``: its own (``found.key == key``),
@@ -1763,8 +1804,12 @@ cdef class EndgameSearch:
         if self.shared is not None:
             # A proven value stays: a search on another thread may store the same position's
             # bound or depth-limited value after this thread's probe missed the proof.
-            if not (found.key == key and found.depth == COMPLETE and found.lower == found.upper):
-                write_slot(entry, key, lower, upper, depth, best)
+            if found.key == key and found.depth == COMPLETE and found.lower == found.upper:
+                return True
+            if self.perturb and found.key == key and not found.helped:
+                write_slot(entry, key, lower, upper, depth, found.best, False)
+            else:
+                write_slot(entry, key, lower, upper, depth, best, self.perturb != 0)
             return True
         if found.key == NO_KEY:
             if 2 * (self.table_used + 1) > self.table_mask + 1:
@@ -1782,7 +1827,7 @@ cdef class EndgameSearch:
                 free(old)
                 entry = self.probe(key, &found)
             self.table_used += 1
-        write_slot(entry, key, lower, upper, depth, best)
+        write_slot(entry, key, lower, upper, depth, best, False)
         return True
 
     cdef bint spend(self) noexcept nogil:
@@ -1790,7 +1835,9 @@ cdef class EndgameSearch:
         self.positions += 1
         if self.max_positions >= 0 and self.positions > self.max_positions:
             self.aborted = True
-        elif self.stopped != NULL and load_flag(self.stopped):
+        elif self.stopped != NULL and (
+            load_flag(self.stopped) or (self.round >= 0 and load_flag(self.table_round) != self.round)
+        ):
             self.aborted = True
         elif self.deadline >= 0 and self.positions % 64 == 0 and now() > self.deadline:
             self.aborted = True
@@ -1812,7 +1859,8 @@ cdef class EndgameSearch:
         key = self.key_of(me, scoreless)
         self.probe(key, &entry)
         if entry.key == key:
-            hint = entry.best
+            if self.perturb or not entry.helped:
+                hint = entry.best
             if entry.depth >= depth:
                 if entry.lower >= beta:
                     complete[0] = complete[0] and entry.depth == COMPLETE
@@ -1852,9 +1900,11 @@ cdef class EndgameSearch:
                     continue
                 turn = PASS
             else:
-                if k == hint:
-                    continue
                 turn = k
+                if self.perturb and k > 0 and depth == self.root_depth:
+                    turn = self.helper_turn(k, moves.n)
+                if turn == hint:
+                    continue
             done = True
             if best == -INFINITE or beta - alpha <= 1:
                 value = self.after(me, turn_depth, alpha, beta, scoreless,
