@@ -29,7 +29,8 @@ on its own board, updates the cross-checks and anchors around the squares that c
 keeps each position's plays (``EMove``: the score, the square of the first letter, the
 direction, which squares of the word are new and their tiles) for the next visit, and each
 line's plays by the line's squares and the rack for any board where the line reads the same
-(see ``EndgameSearch.generate``).
+(see ``EndgameSearch.generate``). Several ``EndgameSearch`` objects, one a thread, may share one
+``EndgameTable``, of fixed size, read and written without locks.
 """
 
 from cpython cimport array
@@ -1309,7 +1310,8 @@ cdef void arena_clear(Arena* arena) noexcept nogil:
 cdef struct Entry:  # a transposition table's slot: a position's record in three words
     uint64_t check  # the position's key ^ bounds ^ more: a slot read half-written (another
     uint64_t bounds  # thread storing it meanwhile) reads as another key (Hyatt's lockless
-    uint64_t more  # hashing); bounds: lower, upper (int32 each); more: depth, best (int32 each)
+    uint64_t more  # hashing); bounds: lower, upper (int32 each); more: depth (16 bits), then
+    # whether the best turn is a helper thread's (1 bit), best (the high 32 bits)
 
 
 cdef struct Found:  # a slot as read: the key it holds (NO_KEY: empty) and its record
@@ -1341,7 +1343,8 @@ cdef inline void write_slot(Entry* slot, uint64_t key, int lower, int upper, int
                             int best, bint helped) noexcept nogil:
     """Write a position's record into ``slot``, word by word."""
     cdef uint64_t bounds = <uint64_t><uint32_t>lower | (<uint64_t><uint32_t>upper) << 32
-    cdef uint64_t more = <uint64_t>depth | (<uint64_t>helped) << 16 | (<uint64_t><uint32_t>best) << 32
+    cdef uint64_t more = (<uint64_t>depth | (<uint64_t>helped) << 16
+                          | (<uint64_t><uint32_t>best) << 32)
     store_word(&slot.bounds, bounds)
     store_word(&slot.more, more)
     store_word(&slot.check, key ^ bounds ^ more)
@@ -1376,11 +1379,6 @@ cdef class EndgameTable:
     def __dealloc__(self) -> None:
         if self.slots != NULL:
             munmap(self.slots, (self.mask + 1) * sizeof(Entry))
-
-    @property
-    def size_bytes(self) -> int:
-        """The table's memory in bytes."""
-        return (self.mask + 1) * sizeof(Entry)
 
     def stop(self) -> None:
         """Stop every search on the table (their ``search`` returns None)."""
@@ -1835,9 +1833,8 @@ cdef class EndgameSearch:
         self.positions += 1
         if self.max_positions >= 0 and self.positions > self.max_positions:
             self.aborted = True
-        elif self.stopped != NULL and (
-            load_flag(self.stopped) or (self.round >= 0 and load_flag(self.table_round) != self.round)
-        ):
+        elif self.stopped != NULL and (load_flag(self.stopped) or (
+                self.round >= 0 and load_flag(self.table_round) != self.round)):
             self.aborted = True
         elif self.deadline >= 0 and self.positions % 64 == 0 and now() > self.deadline:
             self.aborted = True

@@ -39,6 +39,15 @@ still holds, another line's plays are kept by its squares and the rack once gene
 generator runs only on the lines not met before with that rack. A search that met no horizon
 is exact, and says so. ``lexforge.reference.endgame_value`` is the plain minimax it is tested
 against.
+
+With ``threads`` > 1 the search runs on that many threads (Lazy SMP), each with its own board,
+racks and kept plays, sharing one table of fixed size (``_scrabble.EndgameTable``, lockless:
+a slot holds its key XOR its record, so a slot read half-written reads as another position).
+The main thread deepens as above and its answer is the answer; at each of its searches the
+helpers search the same depth within the same window, the root's plays after the first in
+reverse order (each helper from its own share of them on), so that the threads refute
+different plays and each hits the other's results in the table; a helper done first searches
+deeper. The helpers are stopped and joined when the main search ends or the budget does.
 """
 
 from __future__ import annotations
