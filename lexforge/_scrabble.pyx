@@ -1380,6 +1380,15 @@ cdef class EndgameTable:
         if self.slots != NULL:
             munmap(self.slots, (self.mask + 1) * sizeof(Entry))
 
+    def used(self) -> int:
+        """The slots holding a position."""
+        cdef int64_t i, n = 0
+        cdef Found found
+        for i in range(self.mask + 1):
+            read_slot(&self.slots[i], &found)
+            n += found.key != NO_KEY
+        return n
+
     def stop(self) -> None:
         """Stop every search on the table (their ``search`` returns None)."""
         store_flag(&self.stopped, 1)

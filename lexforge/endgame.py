@@ -66,7 +66,7 @@ from lexforge.scrabble import Board, Move
 
 SCORELESS_TURNS = 6  # as lexforge.game: six scoreless turns in a row end the game
 ASPIRATION = 5  # half the window around the previous search's value a search tries first
-TABLE_BYTES = 512 << 20  # the table the threads of a search share (threads > 1)
+TABLE_BYTES = 384 << 20  # the table the threads of a search share: 2**24 slots of 24 bytes
 
 
 @dataclass(frozen=True)

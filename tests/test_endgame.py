@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lexforge import endgame, gcg, reference, scrabble
+from lexforge import _scrabble, endgame, gcg, reference, scrabble
 from lexforge.game import new_bag, play_game
 from lexforge.leaves import LeaveTable
 from lexforge.lexicon import Lexicon
@@ -277,6 +277,20 @@ def test_threads_sharing_a_small_table_keep_the_exact_value(build_dir):
     for threads in (2, 3):
         solved = endgame.solve(lexicon, board, rack, other, threads=threads, table_bytes=1 << 20)
         assert solved.exact and solved.spread == 19, threads
+
+
+def test_a_search_on_a_shared_table_finds_what_another_stored(build_dir):
+    """Two search objects (a thread's each) on one table: the second, searching what the first
+    searched, finds its entries (far fewer positions) and the same value."""
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    position = full_endgame(lexicon, 8)
+    table = _scrabble.EndgameTable(16 << 20)
+    first, second = (endgame.new_search(lexicon, *position, table=table) for _ in range(2))
+    assert table.used() == 0
+    value = first.search(4, 0, None, None)
+    assert table.used() > 1000
+    assert second.search(4, 0, None, None) == value
+    assert second.positions < first.positions // 10
 
 
 def test_threads_stop_within_the_budget(build_dir):
