@@ -1789,14 +1789,20 @@ cdef class EndgameSearch:
                 i = (i + 1) & self.table_mask
                 read_slot(&self.table[i], found)
             return &self.table[i]
+        # Two threads may both take a free slot for one key (each reading the other's slot as
+        # it is being written): of the slots holding the key, the deepest.
         i -= i % BUCKET
-        at = i
-        read_slot(&self.table[i], found)
-        for k in range(i + 1, i + BUCKET):
-            if found.key == key or found.key == NO_KEY:
-                break
+        at = -1
+        found.key = NO_KEY
+        for k in range(i, i + BUCKET):
             read_slot(&self.table[k], &other)
-            if other.key == key or other.key == NO_KEY or other.depth < found.depth:
+            if other.key == key:
+                if found.key != key or other.depth > found.depth:
+                    found[0] = other
+                    at = k
+            elif found.key != key and (
+                    at < 0 or (found.key != NO_KEY and (other.key == NO_KEY
+                                                         or other.depth < found.depth))):
                 found[0] = other
                 at = k
         return &self.table[at]
@@ -1809,11 +1815,16 @@ cdef class EndgameSearch:
         cdef Entry* old
         cdef int64_t i, size
         if self.shared is not None:
+            if self.perturb and (load_flag(self.stopped) or load_flag(self.table_round) != self.round):
+                return True  # a helper's search the main search has left: its results are stale
             # A proven value stays: a search on another thread may store the same position's
             # bound or depth-limited value after this thread's probe missed the proof.
             if found.key == key and found.depth == COMPLETE and found.lower == found.upper:
                 return True
-            if self.perturb and found.key == key and not found.helped:
+            # A helper's depth-limited result keeps the main search's best turn (the main
+            # orders its plays by its own best turns only); a proof keeps its own, which the
+            # line is read from.
+            if self.perturb and found.key == key and not found.helped and depth != COMPLETE:
                 write_slot(entry, key, lower, upper, depth, found.best, False)
             else:
                 write_slot(entry, key, lower, upper, depth, best, self.perturb != 0)
@@ -1877,9 +1888,11 @@ cdef class EndgameSearch:
                 if entry.lower == entry.upper:
                     complete[0] = complete[0] and entry.depth == COMPLETE
                     return entry.lower
-                if entry.depth == COMPLETE:
+                if entry.depth == COMPLETE and self.shared is None:
                     # True bounds narrow the window soundly; a depth-limited entry's would make
-                    # a search that met no horizon return a bound as if it were the value.
+                    # a search that met no horizon return a bound as if it were the value. (Not
+                    # on a shared table: another thread's bound would make every play fail low
+                    # at the narrowed alpha, the value right but the best turn any of them.)
                     alpha = max(alpha, entry.lower)
                     beta = min(beta, entry.upper)
         if depth == 0:

@@ -61,7 +61,7 @@ from lexforge import _scrabble, scrabble
 from lexforge.graph import graph_letters
 from lexforge.language import Language
 from lexforge.lexicon import Lexicon
-from lexforge.plays import BLANK, Pass
+from lexforge.plays import BLANK, Pass, placed_tiles, rack_after
 from lexforge.scrabble import Board, Move
 
 SCORELESS_TURNS = 6  # as lexforge.game: six scoreless turns in a row end the game
@@ -151,9 +151,44 @@ def solve(
         moves = scrabble.find_moves(lexicon, board, rack, top=1)
         first: Move | Pass = moves[0] if moves else Pass()
         return Endgame(0 if isinstance(first, Pass) else first.score, (first,), False, positions)
-    if best.exact:  # the helpers stopped: the line the proof left in the table
-        best = Endgame(best.spread, _line(lexicon, board, searches[0].line(scoreless)), True, 0)
-    return Endgame(best.spread, best.line, best.exact, positions)
+    if not best.exact:
+        return Endgame(best.spread, best.line, False, positions)
+    line = _line(lexicon, board, searches[0].line(scoreless))  # the helpers stopped
+    if threads > 1 and _line_spread(lexicon, rack, other, scoreless, line) != best.spread:
+        # A helper's store that raced the main search's (a check of the slot, then a write)
+        # can leave a stale best turn on the line: the value stands, the line is one thread's.
+        line = solve(lexicon, board, rack, other, scoreless=scoreless).line
+    return Endgame(best.spread, line, True, positions)
+
+
+def _line_spread(
+    lexicon: Lexicon, rack: str, other: str, scoreless: int, line: tuple[Move | Pass, ...]
+) -> int | None:
+    """The spread ``line`` yields for the mover by the end rules, or None if it does not end
+    the game."""
+    language = lexicon.language
+    racks, points, streak = [rack, other], [0, 0], scoreless
+    for number, turn in enumerate(line):
+        mover = number % 2
+        score = 0 if isinstance(turn, Pass) else turn.score
+        if not isinstance(turn, Pass):
+            racks[mover] = rack_after(racks[mover], placed_tiles(turn.placed))
+        points[mover] += score
+        streak = 0 if score else streak + 1
+        if not racks[mover]:
+            return (
+                points[0]
+                - points[1]
+                + (2 if mover == 0 else -2) * rack_points(racks[1 - mover], language)
+            )
+        if streak >= SCORELESS_TURNS:
+            return (
+                points[0]
+                - points[1]
+                - rack_points(racks[0], language)
+                + rack_points(racks[1], language)
+            )
+    return None
 
 
 def _deepen(
