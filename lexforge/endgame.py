@@ -47,7 +47,10 @@ The main thread deepens as above and its answer is the answer; at each of its se
 helpers search the same depth within the same window, the root's plays after the first in
 reverse order (each helper from its own share of them on), so that the threads refute
 different plays and each hits the other's results in the table; a helper done first searches
-deeper. The helpers are stopped and joined when the main search ends or the budget does.
+deeper. The helpers are stopped and joined when the main search ends or the budget does. A
+store checks its slot, then writes it, and another thread may write in between: a value is
+never wrong, but the line may keep a stale best turn, so an exact line is checked against the
+value and, if it does not replay to it, taken from a one-thread search.
 """
 
 from __future__ import annotations
