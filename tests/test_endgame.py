@@ -267,6 +267,9 @@ def test_seven_tile_endgames_keep_their_exact_values(build_dir, seed, spread, th
     solved = endgame.solve(lexicon, board, rack, other, threads=threads)
     assert solved.exact and solved.spread == spread
     assert replayed(lexicon, board, rack, other, solved.line) == spread
+    # The check a threaded line passes (else the line is searched again on one thread).
+    assert endgame._line_spread(lexicon, rack, other, 0, solved.line) == spread
+    assert endgame._line_spread(lexicon, rack, other, 0, solved.line[:-1]) is None
 
 
 def test_threads_sharing_a_small_table_keep_the_exact_value(build_dir):
