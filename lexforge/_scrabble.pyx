@@ -29,7 +29,8 @@ on its own board, updates the cross-checks and anchors around the squares that c
 keeps each position's plays (``EMove``: the score, the square of the first letter, the
 direction, which squares of the word are new and their tiles) for the next visit, and each
 line's plays by the line's squares and the rack for any board where the line reads the same
-(see ``EndgameSearch.generate``).
+(see ``EndgameSearch.generate``). Several ``EndgameSearch`` objects, one a thread, may share one
+``EndgameTable``, of fixed size, read and written without locks.
 """
 
 from cpython cimport array
@@ -60,6 +61,22 @@ cdef extern from *:
     """
     int madvise(void* address, size_t length, int advice) nogil
     int MADV_HUGEPAGE
+    void* mmap(void* address, size_t length, int prot, int flags, int fd, long offset) nogil
+    int munmap(void* address, size_t length) nogil
+    int PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS
+    void* MAP_FAILED
+
+cdef extern from *:
+    """
+    #define LF_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+    #define LF_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+    """
+    # Whole 64-bit (or int) loads and stores, kept as such by the compiler: the endgame's
+    # shared table is read and written by several threads (plain moves on x86-64 and ARM64).
+    uint64_t load_word "LF_LOAD"(const uint64_t* address) nogil
+    void store_word "LF_STORE"(uint64_t* address, uint64_t value) nogil
+    int load_flag "LF_LOAD"(const int* address) nogil
+    void store_flag "LF_STORE"(int* address, int value) nogil
 
 cdef enum:
     HUGE_PAGE = 2 << 20  # bytes of a huge page (x86-64, ARM64 with 4 kB pages)
@@ -1290,11 +1307,97 @@ cdef void arena_clear(Arena* arena) noexcept nogil:
     arena.used = arena.size = 0
 
 
-cdef struct Entry:  # the transposition table's record of a position
+cdef struct Entry:  # a transposition table's slot: a position's record in three words
+    uint64_t check  # the position's key ^ bounds ^ more: a slot read half-written (another
+    uint64_t bounds  # thread storing it meanwhile) reads as another key (Hyatt's lockless
+    uint64_t more  # hashing); bounds: lower, upper (int32 each); more: depth (16 bits), then
+    # whether the best turn is a helper thread's (1 bit), best (the high 32 bits)
+
+
+cdef struct Found:  # a slot as read: the key it holds (NO_KEY: empty) and its record
     uint64_t key
     int32_t lower, upper
-    int16_t depth  # searched that many turns deep; COMPLETE: to the end of every line
+    int32_t depth  # searched that many turns deep; COMPLETE: to the end of every line
     int32_t best  # the best turn's index in the position's MoveSet, PASS, or NO_TURN
+    bint helped  # the best turn is a helper thread's (EndgameSearch.perturb)
+
+
+cdef enum:
+    BUCKET = 4  # the slots a key may take in a shared table (EndgameTable)
+
+
+cdef inline void read_slot(const Entry* slot, Found* found) noexcept nogil:
+    """Read ``slot`` once, word by word, into ``found``."""
+    cdef uint64_t check = load_word(&slot.check)
+    cdef uint64_t bounds = load_word(&slot.bounds)
+    cdef uint64_t more = load_word(&slot.more)
+    found.key = check ^ bounds ^ more
+    found.lower = <int32_t><uint32_t>bounds
+    found.upper = <int32_t><uint32_t>(bounds >> 32)
+    found.depth = <int32_t>(more & 0xFFFF)
+    found.helped = (more >> 16) & 1
+    found.best = <int32_t><uint32_t>(more >> 32)
+
+
+cdef inline void write_slot(Entry* slot, uint64_t key, int lower, int upper, int depth,
+                            int best, bint helped) noexcept nogil:
+    """Write a position's record into ``slot``, word by word."""
+    cdef uint64_t bounds = <uint64_t><uint32_t>lower | (<uint64_t><uint32_t>upper) << 32
+    cdef uint64_t more = (<uint64_t>depth | (<uint64_t>helped) << 16
+                          | (<uint64_t><uint32_t>best) << 32)
+    store_word(&slot.bounds, bounds)
+    store_word(&slot.more, more)
+    store_word(&slot.check, key ^ bounds ^ more)
+
+
+cdef class EndgameTable:
+    """A transposition table of fixed size that the searches of one endgame share, each on its
+    own thread (lexforge.endgame.solve with threads), and the flag that stops them all: a key
+    takes one of the ``BUCKET`` slots of its bucket, the least deep giving way to a new key."""
+
+    cdef Entry* slots
+    cdef int64_t mask
+    cdef int stopped
+    cdef int round  # the main search's current search: a helper's search of another stops
+
+    def __cinit__(self, int64_t size_bytes) -> None:
+        """A table of at most ``size_bytes`` (a power of two slots, at least one bucket)."""
+        cdef int64_t n = BUCKET
+        cdef void* memory
+        while 2 * n * <int64_t>sizeof(Entry) <= size_bytes:
+            n *= 2
+        # Zeroed pages mapped as the search first touches them (on huge pages where the system
+        # gives them on request): no time spent up front on memory a short search never uses.
+        memory = mmap(NULL, n * sizeof(Entry), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if memory == MAP_FAILED:
+            raise MemoryError()
+        madvise(memory, n * sizeof(Entry), MADV_HUGEPAGE)
+        self.slots = <Entry*>memory
+        self.mask = n - 1
+
+    def __dealloc__(self) -> None:
+        if self.slots != NULL:
+            munmap(self.slots, (self.mask + 1) * sizeof(Entry))
+
+    def used(self) -> int:
+        """The slots holding a position."""
+        cdef int64_t i, n = 0
+        cdef Found found
+        for i in range(self.mask + 1):
+            read_slot(&self.slots[i], &found)
+            n += found.key != NO_KEY
+        return n
+
+    def stop(self) -> None:
+        """Stop every search on the table (their ``search`` returns None)."""
+        store_flag(&self.stopped, 1)
+
+    def next_round(self) -> int:
+        """Begin the main search's next search: the helpers' searches of the previous one stop
+        (``EndgameSearch.search`` with ``round``); its number."""
+        store_flag(&self.round, self.round + 1)
+        return self.round
 
 
 cdef inline uint64_t tile_key(int square, int code) noexcept nogil:
@@ -1448,8 +1551,13 @@ cdef class EndgameSearch:
     cdef uint32_t seen[2][MAX_SQUARES]  # per direction: the squares update_dirs refills…
     cdef uint32_t stamp  # …are those whose seen is stamp
     cdef Cross* crosses  # cross-checks computed (CROSS_SLOTS of them), by the letters around
-    cdef Entry* table
+    cdef Entry* table  # its own, growing to stay half full; or a shared one's, of fixed size
     cdef int64_t table_mask, table_used
+    cdef EndgameTable shared  # the shared table, or None
+    cdef int* stopped  # the shared table's flag (NULL: none)
+    cdef int* table_round  # the shared table's round…
+    cdef int round  # …while the search's is this one (-1: any)
+    cdef int root_depth  # the search's depth
     cdef MoveSet* sets
     cdef Arena set_memory  # the kept sets' plays
     cdef int64_t sets_mask, sets_used, set_bytes
@@ -1488,6 +1596,11 @@ cdef class EndgameSearch:
     cdef Py_ssize_t gen_cap, gen_lefts_cap
     cdef double deadline
     cdef bint aborted
+    # A helper thread's search (lexforge.endgame.solve with threads) sets ``perturb`` to its
+    # number (1…threads - 1): its root's plays after the first are then searched in reverse
+    # order from its own share of them, so that the threads prove different plays worse
+    # (see helper_turn). 0: the main search, its plays in order.
+    cdef public int perturb, threads
 
     def __cinit__(
         self,
@@ -1506,9 +1619,11 @@ cdef class EndgameSearch:
         int bingo,
         racks,
         int64_t max_set_bytes = 512 << 20,
+        EndgameTable table = None,
     ) -> None:
         """The board as ``Position`` takes it; ``racks``: the mover's and the other's, each
-        (counts per graph letter, blanks)."""
+        (counts per graph letter, blanks); ``table``: a table shared with other searches of
+        this endgame (else its own)."""
         cdef int i, j, k
         if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
             raise ValueError(f"board of {rows}×{cols} squares; at most {MAX_SIDE}×{MAX_SIDE}")
@@ -1569,8 +1684,15 @@ cdef class EndgameSearch:
         self.crosses = <Cross*>calloc(CROSS_SLOTS, sizeof(Cross))
         if self.anchors == NULL or self.crosses == NULL:
             raise MemoryError()
-        self.table_mask = (1 << 16) - 1
-        self.table = <Entry*>table_alloc((self.table_mask + 1) * sizeof(Entry))
+        if table is None:
+            self.table_mask = (1 << 16) - 1
+            self.table = <Entry*>table_alloc((self.table_mask + 1) * sizeof(Entry))
+        else:
+            self.shared = table
+            self.table = table.slots
+            self.table_mask = table.mask
+            self.stopped = &table.stopped
+            self.table_round = &table.round
         self.lines_mask = (1 << 12) - 1
         self.lines = <LineSlot*>table_alloc((self.lines_mask + 1) * sizeof(LineSlot))
         if self.lines == NULL:
@@ -1590,7 +1712,8 @@ cdef class EndgameSearch:
         arena_clear(&self.line_memory)
         free(self.lines)
         free(self.sets)
-        free(self.table)
+        if self.shared is None:
+            free(self.table)
         free(self.dirs)
         free(self.root_dirs)
         for k in range(2):
@@ -1617,12 +1740,16 @@ cdef class EndgameSearch:
         self.set_bytes = 0
 
     def search(self, int depth, int scoreless, max_positions, seconds, int alpha=-INFINITE,
-               int beta=INFINITE):
+               int beta=INFINITE, int round=-1):
         """The mover's value searched ``depth`` turns deep within (alpha, beta) (outside it,
         a bound), and whether no line met the horizon; None when the budget ran out first
-        (positions counted over every search of this object, ``seconds`` from now)."""
+        (positions counted over every search of this object, ``seconds`` from now), the
+        shared table stopped, or its round (``EndgameTable.next_round``) is no longer
+        ``round`` (-1: any)."""
         cdef bint complete = True
         cdef int value
+        self.round = round
+        self.root_depth = depth
         self.max_positions = -1 if max_positions is None else max_positions
         self.deadline = -1 if seconds is None else now() + seconds
         self.aborted = False
@@ -1642,20 +1769,67 @@ cdef class EndgameSearch:
         h ^= mix(self.sides[1 - me].hash ^ 0x7654321)
         return h if h != NO_KEY else 1
 
-    cdef Entry* probe(self, uint64_t key) noexcept nogil:
-        """The table's entry for ``key``: its own, or the empty slot where it would go."""
-        cdef int64_t i = <int64_t>(key & <uint64_t>self.table_mask)
-        while self.table[i].key != NO_KEY and self.table[i].key != key:
-            i = (i + 1) & self.table_mask
-        return &self.table[i]
+    cdef inline int helper_turn(self, int k, int n) noexcept nogil:
+        """A helper's ``k``-th play at the root (0 < k < n): the plays after the first in
+        reverse order, from the end for the first helper, from a later helper's share of them
+        on for the others (the main search takes them in order from the first on)."""
+        cdef int m = n - 1
+        cdef int offset = (self.perturb - 1) * m // max(self.threads - 1, 1)
+        return 1 + ((m - k) - offset + m) % m
+
+    cdef Entry* probe(self, uint64_t key, Found* found) noexcept nogil:
+        """The table's slot for ``key``, read into ``found``: its own (``found.key == key``),
+        or the slot where it would go: in its own table the empty slot, in a shared one an
+        empty slot of its bucket, else the least deep."""
+        cdef int64_t i = <int64_t>(key & <uint64_t>self.table_mask), k, at
+        cdef Found other
+        if self.shared is None:
+            read_slot(&self.table[i], found)
+            while found.key != NO_KEY and found.key != key:
+                i = (i + 1) & self.table_mask
+                read_slot(&self.table[i], found)
+            return &self.table[i]
+        # Two threads may both take a free slot for one key (each reading the other's slot as
+        # it is being written): of the slots holding the key, the deepest.
+        i -= i % BUCKET
+        at = -1
+        found.key = NO_KEY
+        for k in range(i, i + BUCKET):
+            read_slot(&self.table[k], &other)
+            if other.key == key:
+                if found.key != key or other.depth > found.depth:
+                    found[0] = other
+                    at = k
+            elif found.key != key and (
+                    at < 0 or (found.key != NO_KEY and (other.key == NO_KEY
+                                                         or other.depth < found.depth))):
+                found[0] = other
+                at = k
+        return &self.table[at]
 
     cdef bint store(self, uint64_t key, int lower, int upper, int depth, int best) noexcept nogil:
-        """Record a position (the table grows to stay at most half full); False if out of
+        """Record a position (its own table grows to stay at most half full); False if out of
         memory."""
-        cdef Entry* entry = self.probe(key)
+        cdef Found found
+        cdef Entry* entry = self.probe(key, &found)
         cdef Entry* old
         cdef int64_t i, size
-        if entry.key == NO_KEY:
+        if self.shared is not None:
+            if self.perturb and (load_flag(self.stopped) or load_flag(self.table_round) != self.round):
+                return True  # a helper's search the main search has left: its results are stale
+            # A proven value stays: a search on another thread may store the same position's
+            # bound or depth-limited value after this thread's probe missed the proof.
+            if found.key == key and found.depth == COMPLETE and found.lower == found.upper:
+                return True
+            # A helper's depth-limited result keeps the main search's best turn (the main
+            # orders its plays by its own best turns only); a proof keeps its own, which the
+            # line is read from.
+            if self.perturb and found.key == key and not found.helped and depth != COMPLETE:
+                write_slot(entry, key, lower, upper, depth, found.best, False)
+            else:
+                write_slot(entry, key, lower, upper, depth, best, self.perturb != 0)
+            return True
+        if found.key == NO_KEY:
             if 2 * (self.table_used + 1) > self.table_mask + 1:
                 size = 2 * (self.table_mask + 1)
                 old = self.table
@@ -1665,22 +1839,22 @@ cdef class EndgameSearch:
                     return False
                 self.table_mask = size - 1
                 for i in range(size // 2):
-                    if old[i].key != NO_KEY:
-                        self.probe(old[i].key)[0] = old[i]
+                    read_slot(&old[i], &found)
+                    if found.key != NO_KEY:
+                        self.probe(found.key, &found)[0] = old[i]
                 free(old)
-                entry = self.probe(key)
+                entry = self.probe(key, &found)
             self.table_used += 1
-        entry.key = key
-        entry.lower = lower
-        entry.upper = upper
-        entry.depth = depth
-        entry.best = best
+        write_slot(entry, key, lower, upper, depth, best, False)
         return True
 
     cdef bint spend(self) noexcept nogil:
         """Count a position; True when the budget is spent."""
         self.positions += 1
         if self.max_positions >= 0 and self.positions > self.max_positions:
+            self.aborted = True
+        elif self.stopped != NULL and (load_flag(self.stopped) or (
+                self.round >= 0 and load_flag(self.table_round) != self.round)):
             self.aborted = True
         elif self.deadline >= 0 and self.positions % 64 == 0 and now() > self.deadline:
             self.aborted = True
@@ -1692,7 +1866,7 @@ cdef class EndgameSearch:
         """The value for player ``me`` to move, searched ``depth`` turns deep within (alpha,
         beta); ``complete`` cleared when a line met the horizon (lexforge.endgame.solve)."""
         cdef uint64_t key
-        cdef Entry* entry
+        cdef Found entry
         cdef int hint = NO_TURN, start_alpha, best, best_turn, value, k, turn, turn_depth
         cdef bint all_done = True, done
         cdef MoveSet moves
@@ -1700,9 +1874,10 @@ cdef class EndgameSearch:
         if self.spend():
             return 0
         key = self.key_of(me, scoreless)
-        entry = self.probe(key)
+        self.probe(key, &entry)
         if entry.key == key:
-            hint = entry.best
+            if self.perturb or not entry.helped:
+                hint = entry.best
             if entry.depth >= depth:
                 if entry.lower >= beta:
                     complete[0] = complete[0] and entry.depth == COMPLETE
@@ -1713,9 +1888,11 @@ cdef class EndgameSearch:
                 if entry.lower == entry.upper:
                     complete[0] = complete[0] and entry.depth == COMPLETE
                     return entry.lower
-                if entry.depth == COMPLETE:
+                if entry.depth == COMPLETE and self.shared is None:
                     # True bounds narrow the window soundly; a depth-limited entry's would make
-                    # a search that met no horizon return a bound as if it were the value.
+                    # a search that met no horizon return a bound as if it were the value. (Not
+                    # on a shared table: another thread's bound would make every play fail low
+                    # at the narrowed alpha, the value right but the best turn any of them.)
                     alpha = max(alpha, entry.lower)
                     beta = min(beta, entry.upper)
         if depth == 0:
@@ -1742,9 +1919,11 @@ cdef class EndgameSearch:
                     continue
                 turn = PASS
             else:
-                if k == hint:
-                    continue
                 turn = k
+                if self.perturb and k > 0 and depth == self.root_depth:
+                    turn = self.helper_turn(k, moves.n)
+                if turn == hint:
+                    continue
             done = True
             if best == -INFINITE or beta - alpha <= 1:
                 value = self.after(me, turn_depth, alpha, beta, scoreless,
@@ -2415,7 +2594,7 @@ cdef class EndgameSearch:
         cdef list turns = []
         cdef int me = 0, k, n = 0
         cdef uint64_t key
-        cdef Entry* entry
+        cdef Found entry
         cdef MoveSet moves
         cdef bint owned = False
         cdef EMove* move
@@ -2425,7 +2604,7 @@ cdef class EndgameSearch:
         try:
             while len(turns) < MAX_LINE:
                 key = self.key_of(me, scoreless)
-                entry = self.probe(key)
+                self.probe(key, &entry)
                 if entry.key != key or entry.best == NO_TURN:
                     break
                 if entry.best == PASS:

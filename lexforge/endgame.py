@@ -39,10 +39,23 @@ still holds, another line's plays are kept by its squares and the rack once gene
 generator runs only on the lines not met before with that rack. A search that met no horizon
 is exact, and says so. ``lexforge.reference.endgame_value`` is the plain minimax it is tested
 against.
+
+With ``threads`` > 1 the search runs on that many threads (Lazy SMP), each with its own board,
+racks and kept plays, sharing one table of fixed size (``_scrabble.EndgameTable``, lockless:
+a slot holds its key XOR its record, so a slot read half-written reads as another position).
+The main thread deepens as above and its answer is the answer; at each of its searches the
+helpers search the same depth within the same window, the root's plays after the first in
+reverse order (each helper from its own share of them on), so that the threads refute
+different plays and each hits the other's results in the table; a helper done first searches
+deeper. The helpers are stopped and joined when the main search ends or the budget does. A
+store checks its slot, then writes it, and another thread may write in between: a value is
+never wrong, but the line may keep a stale best turn, so an exact line is checked against the
+value and, if it does not replay to it, taken from a one-thread search.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from array import array
 from dataclasses import dataclass
@@ -51,11 +64,12 @@ from lexforge import _scrabble, scrabble
 from lexforge.graph import graph_letters
 from lexforge.language import Language
 from lexforge.lexicon import Lexicon
-from lexforge.plays import BLANK, Pass
+from lexforge.plays import BLANK, Pass, placed_tiles, rack_after
 from lexforge.scrabble import Board, Move
 
 SCORELESS_TURNS = 6  # as lexforge.game: six scoreless turns in a row end the game
 ASPIRATION = 5  # half the window around the previous search's value a search tries first
+TABLE_BYTES = 384 << 20  # the table the threads of a search share: 2**24 slots of 24 bytes
 
 
 @dataclass(frozen=True)
@@ -75,11 +89,11 @@ def rack_points(rack: str, language: Language) -> int:
 
 
 def new_search(
-    lexicon: Lexicon, board: Board, rack: str, other: str, **options: int
+    lexicon: Lexicon, board: Board, rack: str, other: str, **options: object
 ) -> _scrabble.EndgameSearch:
     """The compiled search of the endgame of ``rack`` (to move) against ``other`` on
     ``board``, as ``solve`` runs it (``options``: ``EndgameSearch``'s own, e.g.
-    ``max_set_bytes``)."""
+    ``max_set_bytes``, ``table``)."""
     language = lexicon.language
     return _scrabble.EndgameSearch(
         *scrabble.board_arrays(lexicon, board),
@@ -99,40 +113,172 @@ def solve(
     scoreless: int = 0,
     seconds: float | None = None,
     max_positions: int | None = None,
+    threads: int = 1,
+    table_bytes: int = TABLE_BYTES,
 ) -> Endgame:
     """The best line for the player holding ``rack`` against ``other`` (racks as
     ``scrabble.generate`` takes them), ``scoreless`` turns in a row having passed without a
     score. ``seconds`` or ``max_positions`` bound the search (``max_positions`` keeps it
-    deterministic); without either it runs to the exact answer."""
-    search = new_search(lexicon, board, rack, other)
+    deterministic with one thread; with more, it bounds the main thread's positions); without
+    either it runs to the exact answer. ``threads`` > 1 searches on that many threads sharing
+    one table of ``table_bytes`` (Lazy SMP: the answer is the main thread's, the others fill
+    the table); ``positions`` then counts every thread's."""
+    if threads < 1:
+        raise ValueError(f"threads={threads}: at least 1")
     deadline = None if seconds is None else time.monotonic() + seconds
-    best: Endgame | None = None
-    depth = 1
-    while True:
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        if best is None:
-            searched = search.search(depth, scoreless, max_positions, left)
-        else:  # an aspiration window first; outside it, the value is only a bound: again
-            low, high = best.spread - ASPIRATION, best.spread + ASPIRATION
-            searched = search.search(depth, scoreless, max_positions, left, low, high)
-            if searched is not None and not low < searched[0] < high:
-                left = None if deadline is None else max(0.0, deadline - time.monotonic())
-                searched = search.search(depth, scoreless, max_positions, left)
-        if searched is None:  # out of budget: the deepest finished search stands
-            break
-        value, complete = searched
-        line = _line(lexicon, board, search.line(scoreless))
-        best = Endgame(value, line, complete, search.positions)
-        if complete:
-            return best
-        depth = 2 if depth == 1 else depth + 2
+    table = None if threads == 1 else _scrabble.EndgameTable(table_bytes)
+    searches = [new_search(lexicon, board, rack, other, table=table) for _ in range(threads)]
+    rounds = None if table is None else _Rounds(table)
+    helpers = []
+    for k in range(1, threads):
+        searches[k].perturb, searches[k].threads = k, threads
+        helpers.append(
+            threading.Thread(target=_help, args=(searches[k], rounds, scoreless, deadline))
+        )
+
+    def stop() -> None:
+        """Stop the helper threads and wait for them."""
+        if rounds is not None:
+            rounds.stop()
+        for helper in helpers:
+            helper.join()
+
+    for helper in helpers:
+        helper.start()
+    try:
+        best = _deepen(lexicon, board, searches[0], scoreless, deadline, max_positions, rounds)
+    finally:
+        stop()
+    positions = sum(search.positions for search in searches)
     if best is None:  # not even one turn deep: the best-scoring play (or a pass)
         moves = scrabble.find_moves(lexicon, board, rack, top=1)
         first: Move | Pass = moves[0] if moves else Pass()
-        return Endgame(
-            0 if isinstance(first, Pass) else first.score, (first,), False, search.positions
-        )
-    return Endgame(best.spread, best.line, False, search.positions)
+        return Endgame(0 if isinstance(first, Pass) else first.score, (first,), False, positions)
+    if not best.exact:
+        return Endgame(best.spread, best.line, False, positions)
+    line = _line(lexicon, board, searches[0].line(scoreless))  # the helpers stopped
+    if threads > 1 and _line_spread(lexicon, rack, other, scoreless, line) != best.spread:
+        # A helper's store that raced the main search's (a check of the slot, then a write)
+        # can leave a stale best turn on the line: the value stands, the line is one thread's.
+        line = solve(lexicon, board, rack, other, scoreless=scoreless).line
+    return Endgame(best.spread, line, True, positions)
+
+
+def _line_spread(
+    lexicon: Lexicon, rack: str, other: str, scoreless: int, line: tuple[Move | Pass, ...]
+) -> int | None:
+    """The spread ``line`` yields for the mover by the end rules, or None if it does not end
+    the game."""
+    language = lexicon.language
+    racks, points, streak = [rack, other], [0, 0], scoreless
+    for number, turn in enumerate(line):
+        mover = number % 2
+        score = 0 if isinstance(turn, Pass) else turn.score
+        if not isinstance(turn, Pass):
+            racks[mover] = rack_after(racks[mover], placed_tiles(turn.placed))
+        points[mover] += score
+        streak = 0 if score else streak + 1
+        if not racks[mover]:
+            return (
+                points[0]
+                - points[1]
+                + (2 if mover == 0 else -2) * rack_points(racks[1 - mover], language)
+            )
+        if streak >= SCORELESS_TURNS:
+            return (
+                points[0]
+                - points[1]
+                - rack_points(racks[0], language)
+                + rack_points(racks[1], language)
+            )
+    return None
+
+
+def _deepen(
+    lexicon: Lexicon,
+    board: Board,
+    search: _scrabble.EndgameSearch,
+    scoreless: int,
+    deadline: float | None,
+    max_positions: int | None,
+    rounds: _Rounds | None,
+) -> Endgame | None:
+    """The main search's iterative deepening: the deepest finished search's value and line
+    (exact when it met no horizon), or None if not even one turn deep finished. Each search
+    begins a round of ``rounds`` (the helper threads', if any)."""
+
+    def run(depth: int, window: tuple[int, int] | None = None) -> tuple[int, bool] | None:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        if rounds is not None:
+            rounds.begin(depth, window)
+        return search.search(depth, scoreless, max_positions, left, *(window or ()))
+
+    best: Endgame | None = None
+    depth = 1
+    while True:
+        if best is None:
+            searched = run(depth)
+        else:  # an aspiration window first; outside it, the value is only a bound: again
+            low, high = best.spread - ASPIRATION, best.spread + ASPIRATION
+            searched = run(depth, (low, high))
+            if searched is not None and not low < searched[0] < high:
+                searched = run(depth)
+        if searched is None:  # out of budget: the deepest finished search stands
+            return None if best is None else Endgame(best.spread, best.line, False, 0)
+        value, complete = searched
+        if complete:
+            return Endgame(value, (), True, 0)
+        best = Endgame(value, _line(lexicon, board, search.line(scoreless)), False, 0)
+        depth = 2 if depth == 1 else depth + 2
+
+
+class _Rounds:
+    """The main search's current search (depth and window), which the helper threads search
+    too, in another order."""
+
+    def __init__(self, table: _scrabble.EndgameTable) -> None:
+        self.table = table
+        self.changed = threading.Condition()
+        self.current: tuple[int, int, tuple[int, int] | None] | None = None  # round, depth, window
+        self.stopped = False
+
+    def begin(self, depth: int, window: tuple[int, int] | None) -> None:
+        """The main search begins a search: the helpers leave theirs for it."""
+        with self.changed:
+            self.current = (self.table.next_round(), depth, window)
+            self.changed.notify_all()
+
+    def stop(self) -> None:
+        """Stop the helpers."""
+        with self.changed:
+            self.table.stop()
+            self.stopped = True
+            self.changed.notify_all()
+
+    def next(self, last: int) -> tuple[int, int, tuple[int, int] | None] | None:
+        """Wait for a search after round ``last``; None once stopped."""
+        with self.changed:
+            self.changed.wait_for(
+                lambda: self.stopped or (self.current is not None and self.current[0] != last)
+            )
+            return None if self.stopped else self.current
+
+
+def _help(
+    search: _scrabble.EndgameSearch, rounds: _Rounds, scoreless: int, deadline: float | None
+) -> None:
+    """A helper thread: it searches the main search's current search (the root's plays in
+    another order, see ``EndgameSearch.perturb``) and, done before the main, deeper ones as
+    the main would, until the main begins another search."""
+    last = -1
+    while (current := rounds.next(last)) is not None:
+        last, depth, window = current
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            searched = search.search(depth, scoreless, None, left, *(window or ()), round=last)
+            if searched is None or searched[1]:
+                break
+            depth, window = (2 if depth == 1 else depth + 2), None
 
 
 def _line(

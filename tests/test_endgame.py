@@ -7,11 +7,13 @@ scoreless turns), and budgets."""
 from __future__ import annotations
 
 import random
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from lexforge import endgame, gcg, reference, scrabble
+from lexforge import _scrabble, endgame, gcg, reference, scrabble
 from lexforge.game import new_bag, play_game
 from lexforge.leaves import LeaveTable
 from lexforge.lexicon import Lexicon
@@ -97,10 +99,13 @@ def test_the_solver_equals_plain_minimax_on_random_endgames(build_dir, name, see
         if rng.random() < 1 / 3:
             rack = "?" + rack[1:]
         scoreless = rng.choice((0, 3, 5))
-        solved = endgame.solve(lexicon, board, rack, other, scoreless=scoreless)
         expected = reference.endgame_value(lexicon, board, rack, other, scoreless)
-        assert solved.exact and solved.spread == expected, (rack, other, scoreless)
-        assert replayed(lexicon, board, rack, other, solved.line, scoreless) == expected
+        for threads in (1, 2):
+            solved = endgame.solve(
+                lexicon, board, rack, other, scoreless=scoreless, threads=threads
+            )
+            assert solved.exact and solved.spread == expected, (rack, other, scoreless, threads)
+            assert replayed(lexicon, board, rack, other, solved.line, scoreless) == expected
 
 
 @pytest.mark.parametrize(
@@ -119,10 +124,11 @@ def test_the_solver_equals_plain_minimax_on_small_endgames(position, mine, their
     for _ in range(4):
         rack = "".join(sorted(rng.choice(LETTERS) for _ in range(mine)))
         other = "".join(sorted(rng.choice(LETTERS) for _ in range(theirs)))
-        solved = endgame.solve(lexicon, board, rack, other)
-        assert solved.exact
-        assert solved.spread == reference.endgame_value(lexicon, board, rack, other), (rack, other)
-        assert replayed(lexicon, board, rack, other, solved.line) == solved.spread
+        expected = reference.endgame_value(lexicon, board, rack, other)
+        for threads in (1, 2):
+            solved = endgame.solve(lexicon, board, rack, other, threads=threads)
+            assert solved.exact and solved.spread == expected, (rack, other, threads)
+            assert replayed(lexicon, board, rack, other, solved.line) == solved.spread
 
 
 def test_racks_in_any_order_are_the_same_endgame(position):
@@ -247,18 +253,62 @@ def full_endgame(lexicon: Lexicon, seed: int) -> tuple:
     return found[0]
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize(("seed", "spread"), [(1, 23), (7, -7), (8, 19)])
-def test_seven_tile_endgames_keep_their_exact_values(build_dir, seed, spread):
+def test_seven_tile_endgames_keep_their_exact_values(build_dir, seed, spread, threads):
     """Full 7-vs-7 endgames of bench_endgame.py --full, with the values the plain negamax
     (one turn a ply, plays generated at every position, no killer plays) proved exactly:
-    the faster search (root plays kept on unchanged lines, forced passes extended) finds the
-    same values, exactly, and lines that replay to them."""
+    the faster search (root plays kept on unchanged lines, forced passes extended), on one
+    thread or two sharing the table, finds the same values, exactly, and lines that replay
+    to them."""
     lexicon = Lexicon.open(build_dir / "stage" / "en")
     board, rack, other = full_endgame(lexicon, seed)
     assert (len(rack), len(other)) == (7, 7)
-    solved = endgame.solve(lexicon, board, rack, other)
+    solved = endgame.solve(lexicon, board, rack, other, threads=threads)
     assert solved.exact and solved.spread == spread
     assert replayed(lexicon, board, rack, other, solved.line) == spread
+    # The check a threaded line passes (else the line is searched again on one thread).
+    assert endgame._line_spread(lexicon, rack, other, 0, solved.line) == spread
+    assert endgame._line_spread(lexicon, rack, other, 0, solved.line[:-1]) is None
+
+
+def test_threads_sharing_a_small_table_keep_the_exact_value(build_dir):
+    """A shared table of 1 MB (43,690 slots) for a search of hundreds of thousands of
+    positions: entries are replaced all the time, and the threads still prove the value."""
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    board, rack, other = full_endgame(lexicon, 8)
+    for threads in (2, 3):
+        solved = endgame.solve(lexicon, board, rack, other, threads=threads, table_bytes=1 << 20)
+        assert solved.exact and solved.spread == 19, threads
+
+
+def test_a_search_on_a_shared_table_finds_what_another_stored(build_dir):
+    """Two search objects (a thread's each) on one table: the second, searching what the first
+    searched, finds its entries (far fewer positions) and the same value."""
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    position = full_endgame(lexicon, 8)
+    table = _scrabble.EndgameTable(16 << 20)
+    first, second = (endgame.new_search(lexicon, *position, table=table) for _ in range(2))
+    assert table.used() == 0
+    value = first.search(4, 0, None, None)
+    assert table.used() > 1000
+    assert second.search(4, 0, None, None) == value
+    assert second.positions < first.positions // 10
+
+
+def test_threads_stop_within_the_budget(build_dir):
+    """A budget too short for the exact value: the threads are stopped and joined within it
+    (the wall time includes building the search objects and reading the line)."""
+    lexicon = Lexicon.open(build_dir / "stage" / "en")
+    board, rack, other = full_endgame(lexicon, 0)  # not exact within 30 s
+    before = threading.active_count()
+    start = time.monotonic()
+    solved = endgame.solve(lexicon, board, rack, other, seconds=0.5, threads=2)
+    assert time.monotonic() - start < 1.0
+    assert threading.active_count() == before
+    assert not solved.exact and solved.line[0] in scrabble.find_moves(lexicon, board, rack)
+    with pytest.raises(ValueError, match="threads=0"):
+        endgame.solve(lexicon, board, rack, other, threads=0)
 
 
 def test_plays_past_their_memory_are_generated_again_to_the_same_search(build_dir):
