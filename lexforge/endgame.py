@@ -50,7 +50,7 @@ different plays and each hits the other's results in the table; a helper done fi
 deeper. The helpers are stopped and joined when the main search ends or the budget does. A
 store checks its slot, then writes it, and another thread may write in between: a value is
 never wrong, but the line may keep a stale best turn, so an exact line is checked against the
-value and, if it does not replay to it, taken from a one-thread search.
+value and, if it does not replay to it, taken from a one-thread search within the budget left.
 """
 
 from __future__ import annotations
@@ -159,8 +159,11 @@ def solve(
     line = _line(lexicon, board, searches[0].line(scoreless))  # the helpers stopped
     if threads > 1 and _line_spread(lexicon, rack, other, scoreless, line) != best.spread:
         # A helper's store that raced the main search's (a check of the slot, then a write)
-        # can leave a stale best turn on the line: the value stands, the line is one thread's.
-        line = solve(lexicon, board, rack, other, scoreless=scoreless).line
+        # can leave a stale best turn on the line: the value stands, the line is one thread's
+        # (if it is found exactly within the budget left).
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        again = solve(lexicon, board, rack, other, scoreless=scoreless, seconds=left)
+        line = again.line if again.exact else line
     return Endgame(best.spread, line, True, positions)
 
 
